@@ -1,0 +1,53 @@
+//! `vramfit`: reads a scenario JSON (file or `-` for stdin) and prints the estimate as JSON.
+//!
+//! ```text
+//! vramfit estimate scenario.json
+//! echo '{"model":{"catalog":"qwen2.5-7b-instruct"},"weights":"bf16",
+//!        "workload":{"inference":{"context_tokens":32768,"sequences":8}},
+//!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
+//! ```
+//! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
+//! (bad command line / unreadable file).
+
+use std::io::Read;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: vramfit estimate FILE|-   (scenario JSON in, estimate JSON out)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = match args.as_slice() {
+        [cmd, path] if cmd == "estimate" => path,
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = match read_input(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}", serde_json::json!({"error": {"kind": "io", "path": path, "message": e.to_string()}}));
+            return ExitCode::from(2);
+        }
+    };
+    match vramfit_cli::run(&text) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(json) => {
+            eprintln!("{json}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn read_input(path: &str) -> std::io::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}

@@ -1,0 +1,124 @@
+//! Static catalogs: open models with their exact architecture, and GPUs with the memory the driver
+//! really reports. Ids are stable kebab-case strings (they appear in shared URLs and scenario files).
+
+mod gpus;
+mod models;
+
+pub use gpus::GPUS;
+pub use models::MODELS;
+
+use crate::model::ModelArch;
+use serde::Serialize;
+
+/// A model in the catalog.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CatalogModel {
+    /// Stable kebab-case id, e.g. `llama-3.1-8b-instruct`.
+    pub id: &'static str,
+    /// Display name, e.g. `Llama 3.1 8B Instruct`.
+    pub name: &'static str,
+    /// Hugging Face repository the architecture was read from.
+    pub hf_repo: &'static str,
+    /// Parameter count the model card / safetensors index publishes (checked against the computed count).
+    pub published_params: u64,
+    /// Where `published_params` comes from.
+    pub source: &'static str,
+    /// The architecture.
+    pub arch: ModelArch,
+}
+
+/// Who makes the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vendor {
+    /// NVIDIA (CUDA).
+    Nvidia,
+    /// AMD (ROCm).
+    Amd,
+}
+
+/// Market segment of the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Segment {
+    /// GeForce / Radeon consumer cards.
+    Consumer,
+    /// Professional workstation cards (RTX A/Ada/PRO, Radeon PRO).
+    Workstation,
+    /// Data-centre accelerators.
+    DataCenter,
+}
+
+/// How cards of this kind talk to each other in one server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Interconnect {
+    /// NVIDIA NVLink (bridge or NVSwitch); value: GB/s per GPU, bidirectional.
+    NvLink(u32),
+    /// AMD Infinity Fabric (xGMI); value: GB/s per GPU, bidirectional.
+    Xgmi(u32),
+    /// PCIe only: tensor parallelism works but every all-reduce crosses PCIe.
+    PcieOnly,
+}
+
+/// GPU generation, where it changes a runtime constant (cuBLAS workspace size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GpuArch {
+    /// NVIDIA Turing (sm75).
+    Turing,
+    /// NVIDIA Ampere (sm80/sm86).
+    Ampere,
+    /// NVIDIA Ada Lovelace (sm89).
+    Ada,
+    /// NVIDIA Hopper (sm90).
+    Hopper,
+    /// NVIDIA Blackwell (sm100/sm120).
+    Blackwell,
+    /// AMD CDNA (MI-series).
+    Cdna,
+    /// AMD RDNA (Radeon).
+    Rdna,
+}
+
+/// A GPU in the catalog.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Gpu {
+    /// Stable kebab-case id, e.g. `h100-sxm-80gb`.
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Vendor.
+    pub vendor: Vendor,
+    /// Segment.
+    pub segment: Segment,
+    /// Generation.
+    pub arch: GpuArch,
+    /// Capacity as marketed, in GB (vendors' unit; often really GiB).
+    pub marketed_gb: u32,
+    /// Total memory the driver reports to the framework (`torch.cuda.mem_get_info()[1]`), in MiB.
+    pub reported_mib: u64,
+    /// Multi-GPU interconnect.
+    pub interconnect: Interconnect,
+    /// Memory bandwidth, GB/s.
+    pub bandwidth_gb_s: u32,
+    /// Where `reported_mib` comes from (an observation, or how it was derived).
+    pub source: &'static str,
+}
+
+impl Gpu {
+    /// Reported capacity in bytes.
+    pub fn capacity_bytes(&self) -> u64 {
+        self.reported_mib * crate::bytes::MIB
+    }
+}
+
+/// Looks a model up by id.
+pub fn model(id: &str) -> Option<&'static CatalogModel> {
+    MODELS.iter().find(|m| m.id == id)
+}
+
+/// Looks a GPU up by id.
+pub fn gpu(id: &str) -> Option<&'static Gpu> {
+    GPUS.iter().find(|g| g.id == id)
+}

@@ -1,0 +1,38 @@
+//! vramfit-core: the GPU memory budget engine.
+//!
+//! A [`Scenario`] (model × format × workload × hardware) goes in; an [`Estimate`] (per-component
+//! bytes, per-GPU figures, a verdict, warnings, a card recommendation) comes out. The core does no
+//! I/O, knows nothing of browsers, and returns numbers and enums, never sentences.
+//!
+//! ```
+//! use vramfit_core::{estimate, Scenario};
+//! let est = estimate(&Scenario::example()).expect("the example is valid");
+//! assert_eq!(est.total_bytes, est.components.iter().map(|c| c.bytes).sum::<u64>());
+//! assert!(est.fits);
+//! ```
+//!
+//! Map of the crate:
+//! - [`scenario`] — the input type (serde, versioned) and its validation;
+//! - [`model`] — architectures and exact parameter counts; [`precision`] — storage formats;
+//! - [`import`] — Hugging Face `config.json` reader;
+//! - [`budget`] — one module per memory component, each citing its formula's source;
+//! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
+//! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
+//! - [`bytes`] — units.
+
+pub mod budget;
+pub mod bytes;
+pub mod catalog;
+pub mod estimate;
+pub mod import;
+pub mod model;
+pub mod plan;
+pub mod precision;
+pub mod query;
+pub mod recommend;
+pub mod rules;
+pub mod scenario;
+pub mod warning;
+
+pub use estimate::{estimate, Estimate, ScenarioError};
+pub use scenario::Scenario;

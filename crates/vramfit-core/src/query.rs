@@ -1,0 +1,198 @@
+//! The scenario as URL query parameters, so a copied link reproduces the view exactly.
+//!
+//! One parameter per scenario field (the browser does the percent-encoding):
+//!
+//! | param | scenario field |
+//! |---|---|
+//! | `model` | `model.catalog` |
+//! | `config` | `model.hf_config` (compact JSON) |
+//! | `weights`, `kv` | `weights`, `kv_cache` |
+//! | `ctx`, `seqs`, `chunk` | `workload.inference.{context_tokens, sequences, prefill_chunk_tokens}` |
+//! | `gpu` / `mem`, `n` | `hardware.{gpu, gpu_memory_gib, count}` |
+//! | `headroom` | `headroom_percent` |
+//!
+//! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
+//! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
+//! [`QueryNote`] naming it, so the page never goes blank. Unknown parameters are ignored (an
+//! embedding page may add its own).
+
+use crate::catalog;
+use crate::precision::Precision;
+use crate::scenario::{ModelSource, Scenario, Workload, DEFAULT_PREFILL_CHUNK_TOKENS};
+use serde::Serialize;
+
+/// A parameter that was present but unusable, and fell back to its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct QueryNote {
+    /// The parameter name.
+    pub param: String,
+    /// The value found.
+    pub value: String,
+}
+
+/// The scenario as `(param, value)` pairs; defaults are left out to keep links short.
+pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    match &s.model {
+        ModelSource::Catalog(id) => out.push(("model", id.clone())),
+        ModelSource::HfConfig(v) => out.push(("config", v.to_string())),
+    }
+    out.push(("weights", s.weights.id().to_string()));
+    if let Some(kv) = s.kv_cache {
+        out.push(("kv", kv.id().to_string()));
+    }
+    let Workload::Inference(inf) = s.workload;
+    out.push(("ctx", inf.context_tokens.to_string()));
+    out.push(("seqs", inf.sequences.to_string()));
+    if inf.prefill_chunk_tokens != DEFAULT_PREFILL_CHUNK_TOKENS {
+        out.push(("chunk", inf.prefill_chunk_tokens.to_string()));
+    }
+    if let Some(g) = &s.hardware.gpu {
+        out.push(("gpu", g.clone()));
+    }
+    if let Some(m) = s.hardware.gpu_memory_gib {
+        out.push(("mem", m.to_string()));
+    }
+    if s.hardware.count != 1 {
+        out.push(("n", s.hardware.count.to_string()));
+    }
+    out.push(("headroom", s.headroom_percent.to_string()));
+    out
+}
+
+/// Reads pairs onto the default scenario, field by field. Returns the scenario and a note for each
+/// unusable parameter.
+pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, Vec<QueryNote>) {
+    let mut s = Scenario::example();
+    let mut notes = Vec::new();
+    for (k, v) in pairs {
+        let (k, v) = (k.as_ref(), v.as_ref());
+        if !apply(&mut s, k, v) {
+            notes.push(QueryNote {
+                param: k.to_string(),
+                value: v.to_string(),
+            });
+        }
+    }
+    // A parameter can be valid alone yet out of range (checked by the scenario's own rules).
+    let fallback = Scenario::example();
+    for (field, _) in s.validate() {
+        use crate::scenario::Field;
+        let (param, value) = match field {
+            Field::ContextTokens | Field::Sequences | Field::PrefillChunkTokens => {
+                let Workload::Inference(inf) = &mut s.workload;
+                let Workload::Inference(def) = fallback.workload;
+                let (p, v) = match field {
+                    Field::ContextTokens => ("ctx", std::mem::replace(&mut inf.context_tokens, def.context_tokens)),
+                    Field::Sequences => ("seqs", std::mem::replace(&mut inf.sequences, def.sequences)),
+                    _ => ("chunk", std::mem::replace(&mut inf.prefill_chunk_tokens, def.prefill_chunk_tokens)),
+                };
+                (p, v.to_string())
+            }
+            Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
+            Field::GpuMemory | Field::Hardware => {
+                let old = s.hardware.gpu_memory_gib.take();
+                ("mem", old.map(|m| m.to_string()).unwrap_or_default())
+            }
+            Field::Headroom => (
+                "headroom",
+                std::mem::replace(&mut s.headroom_percent, fallback.headroom_percent).to_string(),
+            ),
+            Field::Version => continue,
+        };
+        notes.push(QueryNote {
+            param: param.to_string(),
+            value,
+        });
+    }
+    (s, notes)
+}
+
+/// Applies one parameter; `false` when its value is unusable (the scenario is then unchanged).
+fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
+    let Workload::Inference(inf) = &mut s.workload;
+    match key {
+        "model" => {
+            let ok = catalog::model(value).is_some();
+            if ok {
+                s.model = ModelSource::Catalog(value.to_string());
+            }
+            ok
+        }
+        "config" => match serde_json::from_str::<serde_json::Value>(value) {
+            Ok(v) if crate::import::hf_config::parse_value(&v).is_ok() => {
+                s.model = ModelSource::HfConfig(v);
+                true
+            }
+            _ => false,
+        },
+        "weights" => set(&mut s.weights, Precision::from_id(value)),
+        "kv" => set(&mut s.kv_cache, Precision::from_id(value).map(Some)),
+        "ctx" => set(&mut inf.context_tokens, value.parse().ok()),
+        "seqs" => set(&mut inf.sequences, value.parse().ok()),
+        "chunk" => set(&mut inf.prefill_chunk_tokens, value.parse().ok()),
+        "gpu" => {
+            let ok = catalog::gpu(value).is_some();
+            if ok {
+                s.hardware.gpu = Some(value.to_string());
+                s.hardware.gpu_memory_gib = None;
+            }
+            ok
+        }
+        "mem" => {
+            let parsed = value.parse::<f64>().ok().filter(|m| m.is_finite());
+            if parsed.is_some() {
+                s.hardware.gpu = None;
+            }
+            set(&mut s.hardware.gpu_memory_gib, parsed.map(Some))
+        }
+        "n" => set(&mut s.hardware.count, value.parse().ok()),
+        "headroom" => set(&mut s.headroom_percent, value.parse().ok()),
+        _ => true,
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) -> bool {
+    match value {
+        Some(v) => {
+            *slot = v;
+            true
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let mut s = Scenario::example();
+        s.hardware.gpu = Some("rtx-4090".into());
+        s.hardware.count = 2;
+        s.kv_cache = Some(Precision::Fp8);
+        let pairs = to_pairs(&s);
+        let (back, notes) = from_pairs(&pairs);
+        assert!(notes.is_empty());
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn bad_params_fall_back_one_by_one() {
+        let (s, notes) = from_pairs(&[
+            ("ctx", "-5"),
+            ("seqs", "16"),
+            ("gpu", "no-such-card"),
+            ("headroom", "1"),
+            ("weights", "int4"),
+        ]);
+        let Workload::Inference(inf) = s.workload;
+        assert_eq!(inf.sequences, 16);
+        assert_eq!(inf.context_tokens, 8192);
+        assert_eq!(s.weights, Precision::Int4);
+        assert_eq!(s.headroom_percent, 10);
+        let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(params, ["ctx", "gpu", "headroom"]);
+    }
+}

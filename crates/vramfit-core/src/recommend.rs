@@ -1,0 +1,79 @@
+//! Card recommendation: the smallest plan from the GPU catalog that holds the budget with headroom.
+//!
+//! 1. The smallest single card (by reported memory) whose verdict is "fits".
+//! 2. Otherwise a tensor-parallel plan of 2, 4 or 8 identical cards — only counts the model can use
+//!    (query heads divisible by the count, KV heads divisible or replicable: vLLM's rule) — choosing
+//!    the least total memory, then NVLink / xGMI over PCIe, then fewer cards. PCIe-only plans carry a
+//!    warning: every layer's all-reduce crosses PCIe.
+//! 3. For serving several independent sequences, replicas: `r` smaller cards each running a full copy
+//!    and `⌈sequences / r⌉` of the sequences — offered when it needs a smaller card than the plan above.
+//! The seeds' point: two 24 GB cards are not one 48 GB card unless the software splits the model.
+
+use crate::budget::BudgetInputs;
+use crate::catalog::GPUS;
+use crate::plan::{Card, Plan, Split, Verdict};
+use serde::Serialize;
+
+/// Tensor-parallel sizes tried.
+pub const TP_SIZES: [u32; 3] = [2, 4, 8];
+/// Most replicas offered.
+pub const MAX_REPLICAS: u32 = 8;
+
+/// What vramfit recommends for a budget.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recommendation {
+    /// The smallest single card, or else the smallest multi-GPU plan; `None` if nothing in the
+    /// catalog holds it.
+    pub best: Option<Plan>,
+    /// Replicas of a smaller card, when serving several sequences makes that possible.
+    pub replicas: Option<Plan>,
+    /// Every catalog card alone, smallest first, with its verdict.
+    pub single_cards: Vec<Plan>,
+}
+
+/// Recommends a plan for `base` with `headroom_percent` kept free.
+pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
+    let single_cards: Vec<Plan> = GPUS
+        .iter()
+        .map(|g| Plan::evaluate(base, Card::from_catalog(g), 1, Split::Single, headroom_percent))
+        .collect();
+    let best = single_cards
+        .iter()
+        .find(|p| p.verdict == Verdict::Fits)
+        .cloned()
+        .or_else(|| tensor_parallel_plan(base, headroom_percent));
+    let replicas = replica_plan(base, headroom_percent).filter(|r| match &best {
+        Some(b) => r.card.capacity_bytes < b.card.capacity_bytes,
+        None => true,
+    });
+    Recommendation {
+        best,
+        replicas,
+        single_cards,
+    }
+}
+
+fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
+    let mut plans: Vec<Plan> = Vec::new();
+    for n in TP_SIZES.into_iter().filter(|n| base.arch.tensor_parallel_ok(*n)) {
+        plans.extend(
+            GPUS.iter()
+                .map(|g| Plan::evaluate(base, Card::from_catalog(g), n, Split::TensorParallel, headroom_percent))
+                .filter(|p| p.verdict == Verdict::Fits),
+        );
+    }
+    plans
+        .into_iter()
+        .min_by_key(|p| (p.total_capacity(), p.card.pcie_only, p.count))
+}
+
+fn replica_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
+    let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
+    (2..=max_r)
+        .filter_map(|r| {
+            GPUS.iter()
+                .map(|g| Plan::evaluate(base, Card::from_catalog(g), r, Split::Replicas, headroom_percent))
+                .find(|p| p.verdict == Verdict::Fits)
+        })
+        .min_by_key(|p| (p.card.capacity_bytes, p.count))
+}

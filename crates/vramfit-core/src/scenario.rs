@@ -1,0 +1,297 @@
+//! The scenario: everything an estimate depends on, in one serde type shared by the URL state, the
+//! CLI's JSON, the JS API and the golden test files.
+//!
+//! ```json
+//! { "version": 1,
+//!   "model": {"catalog": "llama-3.1-8b-instruct"},          // or {"hf_config": {…config.json…}}
+//!   "weights": "bf16",
+//!   "kv_cache": "fp16",                                      // optional: default = compute precision
+//!   "workload": {"inference": {"context_tokens": 8192, "sequences": 4}},
+//!   "hardware": {"gpu": "rtx-4090", "count": 1},            // or {"gpu_memory_gib": 24, "count": 1}
+//!                                                            // or {} / absent: recommend a card
+//!   "headroom_percent": 10 }
+//! ```
+//! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
+//! input.
+
+use crate::precision::Precision;
+use serde::{Deserialize, Serialize};
+
+/// The schema version this build writes and reads.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// Default headroom kept free on each card, percent of its reported memory.
+pub const DEFAULT_HEADROOM_PERCENT: u32 = 10;
+/// Smallest headroom accepted (below it, normal runtime fluctuation already eats the margin).
+pub const MIN_HEADROOM_PERCENT: u32 = 5;
+/// Largest headroom accepted.
+pub const MAX_HEADROOM_PERCENT: u32 = 50;
+/// Tokens one forward pass of prefill processes at most (vLLM V1's `max_num_batched_tokens` for
+/// `vllm serve`: `EngineArgs._set_default_args`, `UsageContext.OPENAI_API_SERVER` → 8192).
+pub const DEFAULT_PREFILL_CHUNK_TOKENS: u32 = 8192;
+/// Largest context accepted (10 M tokens: beyond any released model).
+pub const MAX_CONTEXT_TOKENS: u32 = 10_000_000;
+/// Largest number of concurrent sequences accepted.
+pub const MAX_SEQUENCES: u32 = 100_000;
+/// Largest GPU count accepted.
+pub const MAX_GPUS: u32 = 64;
+
+/// A complete, versioned description of what to estimate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Schema version (1).
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// Which model.
+    pub model: ModelSource,
+    /// Storage format of the weights.
+    pub weights: Precision,
+    /// Storage format of the KV cache; `None` = the compute precision of the weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache: Option<Precision>,
+    /// What runs.
+    pub workload: Workload,
+    /// On what.
+    #[serde(default)]
+    pub hardware: Hardware,
+    /// Memory kept free on each card, percent.
+    #[serde(default = "default_headroom")]
+    pub headroom_percent: u32,
+}
+
+fn default_version() -> u32 {
+    SCENARIO_VERSION
+}
+
+fn default_headroom() -> u32 {
+    DEFAULT_HEADROOM_PERCENT
+}
+
+/// Where the architecture comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelSource {
+    /// A catalog id.
+    Catalog(String),
+    /// A Hugging Face `config.json`, as JSON.
+    HfConfig(serde_json::Value),
+}
+
+/// The workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Workload {
+    /// Serving / generating text.
+    Inference(Inference),
+}
+
+/// Serving parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Inference {
+    /// Tokens held per sequence (prompt + generated), i.e. the context each request may use.
+    pub context_tokens: u32,
+    /// Sequences served at the same time.
+    pub sequences: u32,
+    /// Most tokens one prefill step processes (chunked prefill budget).
+    #[serde(default = "default_chunk")]
+    pub prefill_chunk_tokens: u32,
+}
+
+fn default_chunk() -> u32 {
+    DEFAULT_PREFILL_CHUNK_TOKENS
+}
+
+/// The cards: a catalog GPU, or a memory size, and how many; neither = recommend a card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hardware {
+    /// Catalog GPU id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
+    /// Memory of a card not in the catalog, GiB as the driver reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_memory_gib: Option<f64>,
+    /// Number of cards (default 1).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A scenario field that validation can reject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// `version`.
+    Version,
+    /// `workload.inference.context_tokens`.
+    ContextTokens,
+    /// `workload.inference.sequences`.
+    Sequences,
+    /// `workload.inference.prefill_chunk_tokens`.
+    PrefillChunkTokens,
+    /// `hardware.count`.
+    GpuCount,
+    /// `hardware.gpu_memory_gib`.
+    GpuMemory,
+    /// `hardware` (both `gpu` and `gpu_memory_gib` given).
+    Hardware,
+    /// `headroom_percent`.
+    Headroom,
+}
+
+/// Why a field was rejected, with the accepted range.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RangeError {
+    /// Below the minimum.
+    TooSmall {
+        /// Smallest accepted value.
+        min: f64,
+    },
+    /// Above the maximum.
+    TooLarge {
+        /// Largest accepted value.
+        max: f64,
+    },
+    /// Not a number, or a combination that makes no sense.
+    Invalid,
+}
+
+/// Checks `value` lies in `min..=max`.
+pub fn check_range(value: f64, min: f64, max: f64) -> Result<(), RangeError> {
+    if !value.is_finite() {
+        Err(RangeError::Invalid)
+    } else if value < min {
+        Err(RangeError::TooSmall { min })
+    } else if value > max {
+        Err(RangeError::TooLarge { max })
+    } else {
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// A common starting point: Llama 3.1 8B Instruct in bf16, 8k context, 4 sequences, recommend.
+    pub fn example() -> Scenario {
+        Scenario {
+            version: SCENARIO_VERSION,
+            model: ModelSource::Catalog("llama-3.1-8b-instruct".into()),
+            weights: Precision::Bf16,
+            kv_cache: None,
+            workload: Workload::Inference(Inference {
+                context_tokens: 8192,
+                sequences: 4,
+                prefill_chunk_tokens: DEFAULT_PREFILL_CHUNK_TOKENS,
+            }),
+            hardware: Hardware::default_one(),
+            headroom_percent: DEFAULT_HEADROOM_PERCENT,
+        }
+    }
+
+    /// Every range violation, field by field (empty when the scenario is valid).
+    pub fn validate(&self) -> Vec<(Field, RangeError)> {
+        let mut errs = Vec::new();
+        let mut check = |field, v: f64, min: f64, max: f64| {
+            if let Err(e) = check_range(v, min, max) {
+                errs.push((field, e));
+            }
+        };
+        check(
+            Field::Version,
+            f64::from(self.version),
+            1.0,
+            f64::from(SCENARIO_VERSION),
+        );
+        let Workload::Inference(inf) = self.workload;
+        check(
+            Field::ContextTokens,
+            f64::from(inf.context_tokens),
+            1.0,
+            f64::from(MAX_CONTEXT_TOKENS),
+        );
+        check(
+            Field::Sequences,
+            f64::from(inf.sequences),
+            1.0,
+            f64::from(MAX_SEQUENCES),
+        );
+        check(
+            Field::PrefillChunkTokens,
+            f64::from(inf.prefill_chunk_tokens),
+            16.0,
+            f64::from(MAX_CONTEXT_TOKENS),
+        );
+        check(
+            Field::GpuCount,
+            f64::from(self.hardware.count),
+            1.0,
+            f64::from(MAX_GPUS),
+        );
+        if let Some(gib) = self.hardware.gpu_memory_gib {
+            check(Field::GpuMemory, gib, 1.0, 4096.0);
+        }
+        check(
+            Field::Headroom,
+            f64::from(self.headroom_percent),
+            f64::from(MIN_HEADROOM_PERCENT),
+            f64::from(MAX_HEADROOM_PERCENT),
+        );
+        if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
+            errs.push((Field::Hardware, RangeError::Invalid));
+        }
+        errs
+    }
+}
+
+impl Default for Hardware {
+    fn default() -> Hardware {
+        Hardware::default_one()
+    }
+}
+
+impl Hardware {
+    /// One card, to be recommended.
+    pub fn default_one() -> Hardware {
+        Hardware {
+            gpu: None,
+            gpu_memory_gib: None,
+            count: 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_round_trips_and_defaults() {
+        let s = Scenario::example();
+        let json = serde_json::to_string(&s).expect("serialise");
+        let back: Scenario = serde_json::from_str(&json).expect("parse");
+        assert_eq!(s, back);
+        let minimal: Scenario = serde_json::from_str(
+            r#"{"model":{"catalog":"x"},"weights":"int4",
+                "workload":{"inference":{"context_tokens":10,"sequences":2}},
+                "hardware":{"gpu_memory_gib":24,"count":2}}"#,
+        )
+        .expect("parse minimal");
+        assert_eq!(minimal.headroom_percent, 10);
+        assert!(minimal.validate().is_empty());
+    }
+
+    #[test]
+    fn validation_names_fields() {
+        let mut s = Scenario::example();
+        s.headroom_percent = 2;
+        s.hardware.count = 0;
+        let errs = s.validate();
+        assert!(errs.contains(&(Field::Headroom, RangeError::TooSmall { min: 5.0 })));
+        assert!(errs.contains(&(Field::GpuCount, RangeError::TooSmall { min: 1.0 })));
+    }
+}

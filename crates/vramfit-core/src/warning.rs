@@ -1,0 +1,35 @@
+//! Warnings about a scenario, as data. The UI translates each variant; the core writes no sentences.
+
+use serde::Serialize;
+
+/// Something the user should know about the estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Warning {
+    /// The budget fits the card only by eating into the headroom.
+    WithinHeadroom,
+    /// The budget is larger than the card.
+    DoesNotFit,
+    /// Nothing in the catalog (up to 8 cards of one kind) holds the budget.
+    NoPlanFits,
+    /// Context longer than the model was trained for (`max_position_embeddings`).
+    ContextBeyondModel {
+        /// The model's limit.
+        max_position: u32,
+    },
+    /// The KV cache is larger than the weights: context and concurrency drive the budget.
+    KvCacheDominates,
+    /// The chosen number of GPUs cannot split the model's heads: the cards run as replicas.
+    TensorParallelIndivisible {
+        /// Query heads.
+        heads: u32,
+        /// KV heads.
+        kv_heads: u32,
+        /// Cards chosen.
+        count: u32,
+    },
+    /// Several cards joined by PCIe only: tensor parallelism works, slowly.
+    PcieOnly,
+    /// A quantised weight format: check output quality on your own evaluation set.
+    QuantizedWeights,
+}

@@ -1,0 +1,70 @@
+//! Properties of the estimate over random scenarios: the total is the sum of its components; memory
+//! never decreases when context, sequences or bytes per parameter grow; sharding never raises the
+//! per-GPU figure.
+
+use proptest::prelude::*;
+use vramfit_core::catalog::MODELS;
+use vramfit_core::precision::Precision;
+use vramfit_core::scenario::{Hardware, Inference, ModelSource, Workload};
+use vramfit_core::{estimate, Scenario};
+
+fn scenario(model: usize, weights: Precision, ctx: u32, seqs: u32, gpu_gib: f64, count: u32) -> Scenario {
+    Scenario {
+        version: 1,
+        model: ModelSource::Catalog(MODELS[model % MODELS.len()].id.to_string()),
+        weights,
+        kv_cache: None,
+        workload: Workload::Inference(Inference {
+            context_tokens: ctx,
+            sequences: seqs,
+            prefill_chunk_tokens: 8192,
+        }),
+        hardware: Hardware {
+            gpu: None,
+            gpu_memory_gib: Some(gpu_gib),
+            count,
+        },
+        headroom_percent: 10,
+    }
+}
+
+fn total(s: &Scenario) -> (u64, u64) {
+    let e = estimate(s).expect("valid scenario");
+    (e.total_bytes, e.per_gpu_bytes)
+}
+
+/// Precisions ordered by growing bytes per parameter.
+const BY_WIDTH: [Precision; 4] = [Precision::Int4, Precision::Int8, Precision::Bf16, Precision::Fp32];
+
+proptest! {
+    #[test]
+    fn total_is_sum_of_components(model in 0usize..64, w in 0usize..4, ctx in 1u32..200_000, seqs in 1u32..300) {
+        let e = estimate(&scenario(model, BY_WIDTH[w], ctx, seqs, 80.0, 1)).expect("valid");
+        prop_assert_eq!(e.total_bytes, e.components.iter().map(|c| c.bytes).sum::<u64>());
+        let plan = e.plan.expect("a plan");
+        prop_assert_eq!(e.per_gpu_bytes, plan.per_gpu_components.iter().map(|c| c.bytes).sum::<u64>());
+    }
+
+    #[test]
+    fn monotone_in_context_sequences_and_width(model in 0usize..64, w in 0usize..3, ctx in 1u32..100_000, seqs in 1u32..200, extra in 1u32..50_000) {
+        let base = total(&scenario(model, BY_WIDTH[w], ctx, seqs, 80.0, 1));
+        prop_assert!(total(&scenario(model, BY_WIDTH[w], ctx + extra, seqs, 80.0, 1)) >= base);
+        prop_assert!(total(&scenario(model, BY_WIDTH[w], ctx, seqs + extra % 64 + 1, 80.0, 1)) >= base);
+        prop_assert!(total(&scenario(model, BY_WIDTH[w + 1], ctx, seqs, 80.0, 1)) >= base);
+    }
+
+    #[test]
+    fn sharding_weights_and_kv_never_raises_them_per_gpu(model in 0usize..64, ctx in 1u32..100_000, seqs in 1u32..64) {
+        use vramfit_core::budget::ComponentId;
+        let s1 = scenario(model, Precision::Bf16, ctx, seqs, 80.0, 1);
+        let arch = vramfit_core::catalog::model(match &s1.model { ModelSource::Catalog(id) => id, _ => unreachable!() }).expect("catalog").arch;
+        for n in [2u32, 4, 8].into_iter().filter(|n| arch.tensor_parallel_ok(*n)) {
+            let one = estimate(&s1).expect("valid").plan.expect("plan");
+            let many = estimate(&scenario(model, Precision::Bf16, ctx, seqs, 80.0, n)).expect("valid").plan.expect("plan");
+            for id in [ComponentId::Weights, ComponentId::KvCache, ComponentId::Activations] {
+                let get = |p: &vramfit_core::plan::Plan| p.per_gpu_components.iter().find(|c| c.id == id).map_or(0, |c| c.bytes);
+                prop_assert!(get(&many) <= get(&one), "{:?} grew with {} GPUs", id, n);
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! vramfit-web: the Leptos single-page app. It holds no formulas: every number comes from
+//! `vramfit-core`; this crate parses what the user types, keeps the state in the URL, and renders.
+//!
+//! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
+//! - [`form`] — the input fields as text, and their conversion to a `Scenario`;
+//! - [`url`] — reading and writing the query string;
+//! - [`inputs`], [`result`] — the two halves of the page;
+//! - [`text`] — every user-visible sentence (English), one `match` per core enum;
+//! - [`format`] — number formatting;
+//! - [`panic_panel`] — turns a panic into a visible error panel.
+
+pub mod app;
+pub mod form;
+pub mod format;
+pub mod inputs;
+pub mod panic_panel;
+pub mod result;
+pub mod text;
+pub mod url;
