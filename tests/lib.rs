@@ -1,1 +1,40 @@
-//! Shared helpers for the cross-crate tests.
+//! Shared helpers for the cross-crate tests: locating `../shared/calibration/`, and keeping the
+//! README's generated tables in sync with what the tests print.
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or_default()
+}
+
+/// A file of the shared calibration set (`../shared/calibration/NAME` beside the repository).
+pub fn calibration_file(name: &str) -> PathBuf {
+    repo_root().join("..").join("shared").join("calibration").join(name)
+}
+
+/// Checks that the README holds `table` between `<!-- NAME:start -->` and `<!-- NAME:end -->`;
+/// with `UPDATE_README=1` it rewrites that section instead. Returns an error message if stale.
+pub fn sync_readme_section(name: &str, table: &str) -> Result<(), String> {
+    let path = repo_root().join("README.md");
+    let readme = std::fs::read_to_string(&path).map_err(|e| format!("README.md: {e}"))?;
+    let start = format!("<!-- {name}:start -->\n");
+    let end = format!("<!-- {name}:end -->");
+    let (Some(a), Some(b)) = (readme.find(&start), readme.find(&end)) else {
+        return Err(format!("README.md lacks the {name} markers"));
+    };
+    let current = &readme[a + start.len()..b];
+    if current == table {
+        return Ok(());
+    }
+    if std::env::var("UPDATE_README").as_deref() == Ok("1") {
+        let updated = format!("{}{}{}", &readme[..a + start.len()], table, &readme[b..]);
+        return std::fs::write(&path, updated).map_err(|e| format!("README.md: {e}"));
+    }
+    Err(format!(
+        "README.md's {name} table is stale: run `UPDATE_README=1 cargo test -p vramfit-tests` and commit"
+    ))
+}

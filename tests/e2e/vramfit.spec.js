@@ -1,0 +1,124 @@
+// End-to-end: the built app in real headless Chromium.
+const { test, expect } = require('@playwright/test');
+
+const perGpu = (page) => page.getByTestId('per-gpu-gib').textContent();
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+});
+
+test('default scenario shows a verdict, the components and a recommendation', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).toContainText('Fits on 1 ×');
+  await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 8B');
+  await expect(page.getByTestId('row-weights')).toContainText('14.96');
+  await expect(page.getByTestId('recommendation')).toBeVisible();
+  await expect(page.getByTestId('rules')).toContainText('GB');
+});
+
+test('picking a model, context and sequences changes the numbers and the recommendation', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const before = await perGpu(page);
+  const bestBefore = await page.getByTestId('best').textContent();
+
+  await page.getByTestId('model').selectOption('qwen2.5-72b-instruct');
+  await expect(page.getByTestId('model-summary')).toContainText('Qwen2.5 72B');
+  const afterModel = await perGpu(page);
+  expect(parseFloat(afterModel)).toBeGreaterThan(parseFloat(before));
+  await expect(page.getByTestId('best')).not.toHaveText(bestBefore);
+
+  await page.getByTestId('ctx').fill('32768');
+  await expect.poll(() => perGpu(page)).not.toBe(afterModel);
+  const afterCtx = await perGpu(page);
+  expect(parseFloat(afterCtx)).toBeGreaterThan(parseFloat(afterModel));
+
+  await page.getByTestId('seqs').fill('16');
+  await expect.poll(async () => parseFloat(await perGpu(page))).toBeGreaterThan(parseFloat(afterCtx));
+});
+
+test('the search box filters the catalog', async ({ page }) => {
+  await page.goto('./');
+  await page.locator('#model-filter').fill('gemma 27');
+  const options = await page.getByTestId('model').locator('option').allTextContents();
+  expect(options.some((o) => o.includes('Gemma 2 27B'))).toBeTruthy();
+  expect(options.some((o) => o.includes('Qwen'))).toBeFalsy();
+});
+
+test('a shared URL reproduces the same view', async ({ page, context }) => {
+  await page.goto('./');
+  await page.getByTestId('model').selectOption('mistral-7b-instruct-v0.3');
+  await page.getByTestId('weights').selectOption('int8');
+  await page.getByTestId('ctx').fill('16000');
+  await page.getByTestId('gpu').selectOption('rtx-4090');
+  await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
+  await expect.poll(() => page.url()).toContain('ctx=16000');
+  const url = page.url();
+  const verdict = await page.getByTestId('verdict').textContent();
+  const table = await page.getByTestId('components').textContent();
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId('verdict')).toHaveText(verdict);
+  await expect(other.getByTestId('components')).toHaveText(table);
+  await expect(other.getByTestId('ctx')).toHaveValue('16000');
+  await expect(other.getByTestId('weights')).toHaveValue('int8');
+});
+
+test('pasting a config.json estimates that model', async ({ page }) => {
+  await page.goto('./');
+  await page.getByText('or paste a config.json').click();
+  const config = {
+    architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584,
+    intermediate_size: 18944, num_hidden_layers: 28, num_attention_heads: 28,
+    num_key_value_heads: 4, vocab_size: 152064, max_position_embeddings: 32768,
+    tie_word_embeddings: false, torch_dtype: 'bfloat16',
+  };
+  await page.getByTestId('config').fill(JSON.stringify(config, null, 2));
+  await expect(page.getByTestId('config-summary')).toContainText('7.62 B');
+  await expect(page.getByTestId('model-summary')).toContainText('Pasted config.json');
+  await expect.poll(() => page.url()).toContain('config=');
+});
+
+test('bad input shows a message at the field and keeps the last result and the text', async ({ page }) => {
+  await page.goto('./');
+  const before = await perGpu(page);
+  await page.getByTestId('ctx').fill('abc');
+  await expect(page.getByTestId('err-ctx')).toContainText('whole number');
+  await expect(page.getByTestId('ctx')).toHaveValue('abc');
+  await expect(page.getByTestId('stale')).toBeVisible();
+  expect(await perGpu(page)).toBe(before);
+
+  await page.getByTestId('ctx').fill('-5');
+  await expect(page.getByTestId('err-ctx')).toContainText('at least 1');
+  await page.getByTestId('ctx').fill('');
+  await expect(page.getByTestId('err-ctx')).toContainText('Enter a value');
+  await page.getByTestId('ctx').fill('99999999999');
+  await expect(page.getByTestId('err-ctx')).toContainText('at most');
+  await page.getByTestId('headroom').fill('2');
+  await expect(page.getByTestId('err-headroom')).toContainText('at least 5');
+
+  await page.getByText('or paste a config.json').click();
+  await page.getByTestId('config').fill('{"model_type": "llama", "num_hidden_layers": 2');
+  await expect(page.getByTestId('err-config')).toContainText('not valid JSON');
+  await page.getByTestId('config').fill('{"model_type": "llama", "num_hidden_layers": 2}');
+  await expect(page.getByTestId('err-config')).toContainText('hidden_size');
+  expect(await perGpu(page)).toBe(before);
+});
+
+test('a hand-edited URL falls back field by field with a visible note', async ({ page }) => {
+  await page.goto('./?model=qwen3-8b&ctx=-5&seqs=lots&gpu=no-such-card&headroom=1&weights=int4');
+  await expect(page.getByTestId('url-notes')).toContainText('ctx=-5');
+  await expect(page.getByTestId('url-notes')).toContainText('gpu=no-such-card');
+  await expect(page.getByTestId('model-summary')).toContainText('Qwen3 8B');
+  await expect(page.getByTestId('weights')).toHaveValue('int4');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+});
+
+test('the page makes no request to another origin and works from a sub-path', async ({ page }) => {
+  const foreign = [];
+  page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:4173/')) foreign.push(r.url()); });
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  expect(foreign).toEqual([]);
+});
