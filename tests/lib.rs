@@ -13,7 +13,11 @@ pub fn repo_root() -> PathBuf {
 
 /// A file of the shared calibration set (`../shared/calibration/NAME` beside the repository).
 pub fn calibration_file(name: &str) -> PathBuf {
-    repo_root().join("..").join("shared").join("calibration").join(name)
+    repo_root()
+        .join("..")
+        .join("shared")
+        .join("calibration")
+        .join(name)
 }
 
 /// Checks that the README holds `table` between `<!-- NAME:start -->` and `<!-- NAME:end -->`;

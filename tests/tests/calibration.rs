@@ -52,7 +52,9 @@ fn vllm_profiles_accuracy() {
         let vision = config.get("vision_config").is_some();
         let weights = if bnb { "int4" } else { format };
         let max_len = case["max_model_len"].as_u64().unwrap_or(0);
-        let chunk = case["max_num_batched_tokens"].as_u64().unwrap_or(max_len.max(2048));
+        let chunk = case["max_num_batched_tokens"]
+            .as_u64()
+            .unwrap_or(max_len.max(2048));
         let scenario = json!({
             "model": {"hf_config": config},
             "weights": weights,
@@ -60,8 +62,8 @@ fn vllm_profiles_accuracy() {
                 "sequences": case["max_num_seqs"], "prefill_chunk_tokens": chunk}},
             "hardware": {"gpu_memory_gib": case["gpu_total_gib"], "count": 1},
         });
-        let est = vramfit_cli::run_value(&scenario.to_string())
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let est =
+            vramfit_cli::run_value(&scenario.to_string()).unwrap_or_else(|e| panic!("{id}: {e}"));
         let m = &case["measured"];
         let w_pred = component(&est, "weights");
         let w_meas = m["weights_gib"].as_f64().unwrap_or(f64::NAN);
@@ -98,7 +100,11 @@ fn vllm_profiles_accuracy() {
     }
     let table = rows.join("\n") + "\n";
     println!("{table}");
-    assert!(failures.is_empty(), "outside the bounds:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "outside the bounds:\n{}",
+        failures.join("\n")
+    );
     if let Err(e) = sync_readme_section("accuracy-vllm", &table) {
         panic!("{e}");
     }

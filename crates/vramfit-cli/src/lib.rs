@@ -6,7 +6,9 @@ use vramfit_core::{estimate, Scenario};
 
 /// Parses a scenario, estimates it, and renders the estimate (or the error) as JSON.
 pub fn run(text: &str) -> Result<String, String> {
-    run_value(text).map(|v| v.to_string()).map_err(|v| v.to_string())
+    run_value(text)
+        .map(|v| v.to_string())
+        .map_err(|v| v.to_string())
 }
 
 /// As [`run`], returning JSON values.
@@ -16,5 +18,6 @@ pub fn run_value(text: &str) -> Result<Value, Value> {
                          "message": e.to_string()}})
     })?;
     let est = estimate(&scenario).map_err(|e| json!({ "error": e }))?;
-    serde_json::to_value(&est).map_err(|e| json!({"error": {"kind": "internal", "message": e.to_string()}}))
+    serde_json::to_value(&est)
+        .map_err(|e| json!({"error": {"kind": "internal", "message": e.to_string()}}))
 }

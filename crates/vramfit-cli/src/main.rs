@@ -26,7 +26,10 @@ fn main() -> ExitCode {
     let text = match read_input(path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{}", serde_json::json!({"error": {"kind": "io", "path": path, "message": e.to_string()}}));
+            eprintln!(
+                "{}",
+                serde_json::json!({"error": {"kind": "io", "path": path, "message": e.to_string()}})
+            );
             return ExitCode::from(2);
         }
     };

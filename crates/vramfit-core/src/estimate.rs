@@ -121,9 +121,11 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
     let recommendation = recommend(&base, headroom);
     let hw = &scenario.hardware;
     let chosen_card = match (&hw.gpu, hw.gpu_memory_gib) {
-        (Some(id), _) => Some(Card::from_catalog(
-            catalog::gpu(id).ok_or_else(|| ScenarioError::UnknownGpu { id: id.clone() })?,
-        )),
+        (Some(id), _) => {
+            Some(Card::from_catalog(catalog::gpu(id).ok_or_else(|| {
+                ScenarioError::UnknownGpu { id: id.clone() }
+            })?))
+        }
         (None, Some(gib)) => Some(Card {
             gpu: None,
             capacity_bytes: crate::bytes::gib_to_bytes(gib).unwrap_or(0),
@@ -163,7 +165,14 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
                 .collect()
         })
         .unwrap_or_default();
-    collect_warnings(&mut warnings, &arch, &base, plan.as_ref(), &components, scenario.weights);
+    collect_warnings(
+        &mut warnings,
+        &arch,
+        &base,
+        plan.as_ref(),
+        &components,
+        scenario.weights,
+    );
     let params = arch.param_count();
     Ok(Estimate {
         model: ModelSummary {
@@ -207,7 +216,12 @@ fn collect_warnings(
             max_position: arch.max_position,
         });
     }
-    let bytes_of = |id| components.iter().find(|c| c.id == id).map_or(0, |c| c.bytes);
+    let bytes_of = |id| {
+        components
+            .iter()
+            .find(|c| c.id == id)
+            .map_or(0, |c| c.bytes)
+    };
     use crate::budget::ComponentId;
     if bytes_of(ComponentId::KvCache) > bytes_of(ComponentId::Weights) {
         warnings.push(Warning::KvCacheDominates);

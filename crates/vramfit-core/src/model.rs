@@ -14,6 +14,7 @@
 //! - MLP: gated (gate, up, down: `3 · hidden · intermediate`) or plain (up, down: `2 · …`);
 //! - norms: two per layer (Llama, Mistral, Qwen, Phi-3) or four (Gemma 2/3 sandwich norms), plus the
 //!   final norm. RMSNorm has a weight only; LayerNorm a weight and a bias.
+//!
 //! Phi-3 stores q/k/v fused as `qkv_proj` and gate/up as `gate_up_proj`: same element counts.
 
 use serde::{Deserialize, Serialize};
@@ -208,8 +209,8 @@ impl ModelArch {
     /// `n`, or `n` divisible by the KV heads, which are then replicated).
     pub fn tensor_parallel_ok(&self, n: u32) -> bool {
         n >= 1
-            && self.heads % n == 0
-            && (self.kv_heads % n == 0 || n % self.kv_heads == 0)
+            && self.heads.is_multiple_of(n)
+            && (self.kv_heads.is_multiple_of(n) || n.is_multiple_of(self.kv_heads))
     }
 }
 

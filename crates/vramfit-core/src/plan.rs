@@ -82,7 +82,13 @@ pub struct Plan {
 impl Plan {
     /// Evaluates `count` cards split as `split` for a budget whose per-replica sequences and tensor
     /// parallel degree follow from the split. `base` carries the model and workload.
-    pub fn evaluate(base: &BudgetInputs, card: Card, count: u32, split: Split, headroom_percent: u32) -> Plan {
+    pub fn evaluate(
+        base: &BudgetInputs,
+        card: Card,
+        count: u32,
+        split: Split,
+        headroom_percent: u32,
+    ) -> Plan {
         let count = count.max(1);
         let (tensor_parallel, replicas) = match split {
             Split::Single => (1, 1),

@@ -83,9 +83,17 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                 let Workload::Inference(inf) = &mut s.workload;
                 let Workload::Inference(def) = fallback.workload;
                 let (p, v) = match field {
-                    Field::ContextTokens => ("ctx", std::mem::replace(&mut inf.context_tokens, def.context_tokens)),
-                    Field::Sequences => ("seqs", std::mem::replace(&mut inf.sequences, def.sequences)),
-                    _ => ("chunk", std::mem::replace(&mut inf.prefill_chunk_tokens, def.prefill_chunk_tokens)),
+                    Field::ContextTokens => (
+                        "ctx",
+                        std::mem::replace(&mut inf.context_tokens, def.context_tokens),
+                    ),
+                    Field::Sequences => {
+                        ("seqs", std::mem::replace(&mut inf.sequences, def.sequences))
+                    }
+                    _ => (
+                        "chunk",
+                        std::mem::replace(&mut inf.prefill_chunk_tokens, def.prefill_chunk_tokens),
+                    ),
                 };
                 (p, v.to_string())
             }

@@ -7,6 +7,7 @@
 //!    warning: every layer's all-reduce crosses PCIe.
 //! 3. For serving several independent sequences, replicas: `r` smaller cards each running a full copy
 //!    and `⌈sequences / r⌉` of the sequences — offered when it needs a smaller card than the plan above.
+//!
 //! The seeds' point: two 24 GB cards are not one 48 GB card unless the software splits the model.
 
 use crate::budget::BudgetInputs;
@@ -35,7 +36,15 @@ pub struct Recommendation {
 pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
     let single_cards: Vec<Plan> = GPUS
         .iter()
-        .map(|g| Plan::evaluate(base, Card::from_catalog(g), 1, Split::Single, headroom_percent))
+        .map(|g| {
+            Plan::evaluate(
+                base,
+                Card::from_catalog(g),
+                1,
+                Split::Single,
+                headroom_percent,
+            )
+        })
         .collect();
     let best = single_cards
         .iter()
@@ -55,10 +64,21 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
 
 fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
-    for n in TP_SIZES.into_iter().filter(|n| base.arch.tensor_parallel_ok(*n)) {
+    for n in TP_SIZES
+        .into_iter()
+        .filter(|n| base.arch.tensor_parallel_ok(*n))
+    {
         plans.extend(
             GPUS.iter()
-                .map(|g| Plan::evaluate(base, Card::from_catalog(g), n, Split::TensorParallel, headroom_percent))
+                .map(|g| {
+                    Plan::evaluate(
+                        base,
+                        Card::from_catalog(g),
+                        n,
+                        Split::TensorParallel,
+                        headroom_percent,
+                    )
+                })
                 .filter(|p| p.verdict == Verdict::Fits),
         );
     }
@@ -72,7 +92,15 @@ fn replica_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     (2..=max_r)
         .filter_map(|r| {
             GPUS.iter()
-                .map(|g| Plan::evaluate(base, Card::from_catalog(g), r, Split::Replicas, headroom_percent))
+                .map(|g| {
+                    Plan::evaluate(
+                        base,
+                        Card::from_catalog(g),
+                        r,
+                        Split::Replicas,
+                        headroom_percent,
+                    )
+                })
                 .find(|p| p.verdict == Verdict::Fits)
         })
         .min_by_key(|p| (p.card.capacity_bytes, p.count))

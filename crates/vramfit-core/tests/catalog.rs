@@ -19,15 +19,27 @@ fn every_model_count_matches_its_card() {
         let published = m.published_params as f64;
         let dev = (computed - published).abs() / published;
         if dev > 0.005 {
-            bad.push(format!("{}: computed {computed} vs published {published} ({:.2} %)", m.id, dev * 100.0));
+            bad.push(format!(
+                "{}: computed {computed} vs published {published} ({:.2} %)",
+                m.id,
+                dev * 100.0
+            ));
         }
     }
-    assert!(bad.is_empty(), "counts off by more than 0.5 %:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "counts off by more than 0.5 %:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn ids_are_unique_and_kebab_case() {
-    let mut ids: Vec<&str> = MODELS.iter().map(|m| m.id).chain(GPUS.iter().map(|g| g.id)).collect();
+    let mut ids: Vec<&str> = MODELS
+        .iter()
+        .map(|m| m.id)
+        .chain(GPUS.iter().map(|g| g.id))
+        .collect();
     assert!(ids.iter().all(|id| is_kebab(id)), "{ids:?}");
     ids.sort_unstable();
     let before = ids.len();
@@ -43,10 +55,20 @@ fn gpu_catalog_covers_the_range() {
     assert!(min <= 8 && max >= 288, "{min}..{max} GB");
     assert!(GPUS.iter().any(|g| g.vendor == Vendor::Amd));
     // Sorted ascending by reported memory: the recommender relies on it.
-    assert!(GPUS.windows(2).all(|w| w[0].reported_mib <= w[1].reported_mib));
+    assert!(GPUS
+        .windows(2)
+        .all(|w| w[0].reported_mib <= w[1].reported_mib));
     // Reported memory never exceeds the marketed capacity read as GiB.
     for g in GPUS {
-        assert!(g.reported_mib <= u64::from(g.marketed_gb) * 1024, "{}", g.id);
-        assert!(g.reported_mib * 100 >= u64::from(g.marketed_gb) * 1024 * 85, "{}", g.id);
+        assert!(
+            g.reported_mib <= u64::from(g.marketed_gb) * 1024,
+            "{}",
+            g.id
+        );
+        assert!(
+            g.reported_mib * 100 >= u64::from(g.marketed_gb) * 1024 * 85,
+            "{}",
+            g.id
+        );
     }
 }

@@ -8,7 +8,14 @@ use vramfit_core::precision::Precision;
 use vramfit_core::scenario::{Hardware, Inference, ModelSource, Workload};
 use vramfit_core::{estimate, Scenario};
 
-fn scenario(model: usize, weights: Precision, ctx: u32, seqs: u32, gpu_gib: f64, count: u32) -> Scenario {
+fn scenario(
+    model: usize,
+    weights: Precision,
+    ctx: u32,
+    seqs: u32,
+    gpu_gib: f64,
+    count: u32,
+) -> Scenario {
     Scenario {
         version: 1,
         model: ModelSource::Catalog(MODELS[model % MODELS.len()].id.to_string()),
@@ -34,7 +41,12 @@ fn total(s: &Scenario) -> (u64, u64) {
 }
 
 /// Precisions ordered by growing bytes per parameter.
-const BY_WIDTH: [Precision; 4] = [Precision::Int4, Precision::Int8, Precision::Bf16, Precision::Fp32];
+const BY_WIDTH: [Precision; 4] = [
+    Precision::Int4,
+    Precision::Int8,
+    Precision::Bf16,
+    Precision::Fp32,
+];
 
 proptest! {
     #[test]

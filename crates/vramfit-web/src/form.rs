@@ -100,7 +100,12 @@ impl Form {
             sequences: RwSignal::new(inf.sequences.to_string()),
             chunk: RwSignal::new(inf.prefill_chunk_tokens.to_string()),
             gpu: RwSignal::new(gpu),
-            memory: RwSignal::new(s.hardware.gpu_memory_gib.map(|m| m.to_string()).unwrap_or_else(|| "24".into())),
+            memory: RwSignal::new(
+                s.hardware
+                    .gpu_memory_gib
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "24".into()),
+            ),
             count: RwSignal::new(s.hardware.count.to_string()),
             headroom: RwSignal::new(s.headroom_percent.to_string()),
         }
@@ -208,7 +213,10 @@ pub fn parse_whole(text: &str) -> Result<u32, Problem> {
     if cleaned.is_empty() {
         return Err(Problem::Empty);
     }
-    if cleaned.starts_with('-') && cleaned[1..].chars().all(|c| c.is_ascii_digit()) && cleaned.len() > 1 {
+    if cleaned.starts_with('-')
+        && cleaned[1..].chars().all(|c| c.is_ascii_digit())
+        && cleaned.len() > 1
+    {
         return Err(Problem::Range(RangeError::TooSmall { min: 1.0 }));
     }
     match cleaned.parse::<u64>() {

@@ -103,26 +103,40 @@ fn PlanView(plan: Plan, total: u64) -> impl IntoView {
 
 #[component]
 fn Warnings(e: Estimate) -> impl IntoView {
-    (!e.warnings.is_empty()).then(|| view! {
-        <ul class="warnings" data-testid="warnings">
-            {e.warnings.iter().map(|w| view! { <li>{text::warning(w)}</li> }).collect_view()}
-        </ul>
+    (!e.warnings.is_empty()).then(|| {
+        view! {
+            <ul class="warnings" data-testid="warnings">
+                {e.warnings.iter().map(|w| view! { <li>{text::warning(w)}</li> }).collect_view()}
+            </ul>
+        }
     })
 }
 
 #[component]
 fn Recommendation(e: Estimate) -> impl IntoView {
     let rec = e.recommendation;
-    let best = rec.best.map(|p| format!(
-        "{}: {} GiB per GPU of {} GiB usable.",
-        text::plan_title(&p), gib(p.per_gpu_bytes), gib(p.usable_bytes)
-    ));
-    let replicas = rec.replicas.map(|p| format!(
-        "For independent requests: {} each serving {} sequences, {} GiB per GPU.",
-        text::plan_title(&p), p.sequences_per_replica, gib(p.per_gpu_bytes)
-    ));
+    let best = rec.best.map(|p| {
+        format!(
+            "{}: {} GiB per GPU of {} GiB usable.",
+            text::plan_title(&p),
+            gib(p.per_gpu_bytes),
+            gib(p.usable_bytes)
+        )
+    });
+    let replicas = rec.replicas.map(|p| {
+        format!(
+            "For independent requests: {} each serving {} sequences, {} GiB per GPU.",
+            text::plan_title(&p),
+            p.sequences_per_replica,
+            gib(p.per_gpu_bytes)
+        )
+    });
     // A few single cards around the fit boundary: the two largest that don't fit, the three smallest that do.
-    let first_fit = rec.single_cards.iter().position(|p| p.verdict == Verdict::Fits).unwrap_or(rec.single_cards.len());
+    let first_fit = rec
+        .single_cards
+        .iter()
+        .position(|p| p.verdict == Verdict::Fits)
+        .unwrap_or(rec.single_cards.len());
     let lo = first_fit.saturating_sub(2);
     let hi = (first_fit + 3).min(rec.single_cards.len());
     let nearby: Vec<Plan> = rec.single_cards[lo..hi].to_vec();

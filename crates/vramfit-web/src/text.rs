@@ -57,7 +57,9 @@ pub fn problem(p: &Problem) -> String {
         Problem::NotNumber => "Enter a number, like 24 or 79.2.".into(),
         Problem::Range(RangeError::TooSmall { min }) => format!("Must be at least {min}."),
         Problem::Range(RangeError::TooLarge { max }) => format!("Must be at most {max}."),
-        Problem::Range(RangeError::Invalid) => "Choose either a catalog card or a memory size.".into(),
+        Problem::Range(RangeError::Invalid) => {
+            "Choose either a catalog card or a memory size.".into()
+        }
         Problem::Config(e) => config_error(e),
     }
 }

@@ -14,9 +14,9 @@
 //!   (q = heads·head_dim / tp, kv = ⌈kv_heads / tp⌉·head_dim).
 //! - **Logits and sampling** (vLLM `sampler.py::Sampler.forward` + `_apply_top_k_top_p`): final
 //!   hidden states `T·H·b`, logits `S·V·b`, their fp32 copy and the sort of top-k/top-p with its
-//!   stable-sort working set: `S·V·k`, k = 36 B for S ≥ 128, 48 B below (values fp32 + indices int64
-//!   + cub radix-sort buffers). For big vocabularies and many sequences this phase sets the peak
-//!   (A01: 256 sequences × 128256 tokens → 1.26 GiB, measured 1.26).
+//!   stable-sort working set: `S·V·k`, k = 36 B for S ≥ 128, 48 B below (values fp32, indices
+//!   int64 and the cub radix-sort buffers). For big vocabularies and many sequences this phase sets
+//!   the peak (A01: 256 sequences × 128256 tokens → 1.26 GiB, measured 1.26).
 
 use super::{shard, BudgetInputs};
 use crate::model::Family;

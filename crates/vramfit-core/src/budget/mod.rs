@@ -74,7 +74,10 @@ pub fn per_gpu(inp: &BudgetInputs) -> Vec<Component> {
         (ComponentId::KvCache, kv_cache::per_gpu(inp, tp)),
         (ComponentId::Activations, activations::per_gpu(inp, tp)),
         (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
-        (ComponentId::CublasWorkspace, runtime::cublas_workspace(inp.gpu_arch)),
+        (
+            ComponentId::CublasWorkspace,
+            runtime::cublas_workspace(inp.gpu_arch),
+        ),
         (
             ComponentId::CommunicationBuffers,
             runtime::communication_buffers(inp.tensor_parallel),

@@ -19,10 +19,7 @@ const SMALL_SEGMENT: u64 = 2 * MIB;
 
 /// Bytes reserved beyond the stored tensors on one GPU.
 pub fn per_gpu(weights: &[StoredTensor]) -> u64 {
-    let rounding: u64 = weights
-        .iter()
-        .map(|t| t.count * waste(t.bytes))
-        .sum();
+    let rounding: u64 = weights.iter().map(|t| t.count * waste(t.bytes)).sum();
     rounding + MID_SEGMENT + SMALL_SEGMENT
 }
 

@@ -146,9 +146,9 @@ impl Keys<'_> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => match v.as_u64() {
-                Some(n) if n >= 1 && n <= MAX_DIMENSION => {
-                    u32::try_from(n).map(Some).map_err(|_| ConfigError::InvalidValue { key })
-                }
+                Some(n) if (1..=MAX_DIMENSION).contains(&n) => u32::try_from(n)
+                    .map(Some)
+                    .map_err(|_| ConfigError::InvalidValue { key }),
                 _ => Err(ConfigError::InvalidValue { key }),
             },
         }
@@ -198,11 +198,15 @@ mod tests {
         );
         check(
             r#"{"model_type":"llama","num_hidden_layers":-2}"#,
-            ConfigError::InvalidValue { key: "num_hidden_layers" },
+            ConfigError::InvalidValue {
+                key: "num_hidden_layers",
+            },
         );
         check(
             r#"{"model_type":"bert"}"#,
-            ConfigError::UnsupportedModelType { model_type: "bert".into() },
+            ConfigError::UnsupportedModelType {
+                model_type: "bert".into(),
+            },
         );
         check(
             r#"{"model_type":"llama","num_hidden_layers":2,"hidden_size":10,"num_attention_heads":3}"#,
