@@ -166,7 +166,7 @@ fn RulesOfThumb(e: Estimate) -> impl IntoView {
                 <tbody>
                     <tr><th scope="row">"Weights only (parameters × bytes)"</th><td>{format!("{} GB", gb(r.weights_only_bytes))}</td></tr>
                     <tr><th scope="row">"“2 GB per billion at FP16, + 20 %”"</th><td>{format!("{} GB", gb(r.inference_bytes))}</td></tr>
-                    <tr><th scope="row">"This estimate (all GPUs)"</th><td>{format!("{} GB ({:.2} GiB)", gb(e.total_bytes), to_gib(e.total_bytes))}</td></tr>
+                    <tr><th scope="row">"This estimate (all GPUs)"</th><td data-testid="total-gb">{format!("{} GB ({:.2} GiB)", gb(e.total_bytes), to_gib(e.total_bytes))}</td></tr>
                 </tbody>
             </table>
         </div>
