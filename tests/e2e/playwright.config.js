@@ -25,5 +25,7 @@ module.exports = defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 20_000,
+    stdout: 'ignore',
+    stderr: 'ignore',
   },
 });
