@@ -6,11 +6,14 @@
 //! the recommended plan is shown. `components` are the whole deployment (per-GPU × count);
 //! `per_gpu_components` are the fullest GPU's.
 
-use crate::budget::{kv_cache, BudgetInputs, Component};
+use crate::budget::{kv_cache, BudgetInputs, Component, Footprint};
 use crate::catalog::{self, CatalogModel};
+use crate::engine::{Engine, KvReport};
+use crate::format::WeightFormat;
 use crate::import::hf_config::{self, ConfigError};
+use crate::inverse::{context_curve, limits, CurvePoint, Limits};
 use crate::model::ModelArch;
-use crate::plan::{Card, Plan, Split, Verdict};
+use crate::plan::{multi_gpu_split, Card, Plan, Split, Verdict};
 use crate::precision::Precision;
 use crate::recommend::{recommend, Recommendation};
 use crate::rules::{rules_of_thumb, RulesOfThumb};
@@ -74,8 +77,24 @@ pub struct Estimate {
     pub per_gpu_bytes: u64,
     /// Whether the plan fits with headroom.
     pub fits: bool,
-    /// KV cache bytes per token for the whole model.
+    /// KV cache bytes per token for the whole model (all GPUs).
     pub kv_bytes_per_token: u64,
+    /// KV cache on one GPU as the engine sizes it (engine chosen), bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_cache_bytes: Option<u64>,
+    /// Tokens the engine's KV cache holds (engine chosen).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_cache_tokens: Option<u64>,
+    /// Requests of the full context that fit at once (engine chosen).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_concurrency: Option<f64>,
+    /// Host RAM the plan needs beyond the GPUs (llama.cpp partial offload), bytes.
+    pub host_bytes: u64,
+    /// Largest context / sequences / budget fraction on the plan's cards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    /// Per-GPU memory against context length on the plan's cards.
+    pub context_curve: Vec<CurvePoint>,
     /// Warnings.
     pub warnings: Vec<Warning>,
     /// Recommendation from the GPU catalog.
@@ -98,29 +117,66 @@ pub fn resolve_model(
     }
 }
 
-/// Estimates a scenario.
-pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+/// The model side of a scenario, resolved once: architecture, catalog entry, and the base inputs
+/// every plan starts from.
+pub struct Prepared {
+    /// Architecture.
+    pub arch: ModelArch,
+    /// Catalog entry, if any.
+    pub entry: Option<&'static CatalogModel>,
+    /// Weights per tensor-parallel size.
+    pub footprint: Footprint,
+    /// KV cache format.
+    pub kv_format: Precision,
+}
+
+/// Validates a scenario and resolves its model.
+pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
     let fields = scenario.validate();
     if !fields.is_empty() {
         return Err(ScenarioError::InvalidFields { fields });
     }
     let (arch, entry) = resolve_model(&scenario.model)?;
-    let Workload::Inference(inf) = scenario.workload;
-    let kv_format = scenario.kv_cache.unwrap_or(scenario.weights.compute());
-    let base = BudgetInputs {
-        arch: &arch,
-        weights: scenario.weights,
-        kv_cache: kv_format,
-        context_tokens: u64::from(inf.context_tokens),
-        sequences: u64::from(inf.sequences),
-        prefill_chunk_tokens: u64::from(inf.prefill_chunk_tokens),
-        tensor_parallel: 1,
-        gpu_arch: None,
-    };
-    let headroom = scenario.headroom_percent;
-    let recommendation = recommend(&base, headroom);
+    let mut tps: Vec<u64> = vec![1, 2, 4, 8, u64::from(scenario.hardware.count)];
+    if let Some(tp) = scenario.engine.as_ref().and_then(Engine::tensor_parallel) {
+        tps.push(u64::from(tp));
+    }
+    let kv_format = scenario.kv_cache.unwrap_or(match scenario.weights {
+        WeightFormat::Fp32 => Precision::Fp32,
+        WeightFormat::Fp16 => Precision::Fp16,
+        _ => Precision::Bf16,
+    });
+    Ok(Prepared {
+        footprint: Footprint::new(&arch, scenario.weights, &tps),
+        arch,
+        entry,
+        kv_format,
+    })
+}
+
+impl Prepared {
+    /// The base budget inputs of `scenario` (tp = 1, no card).
+    pub fn inputs<'a>(&'a self, scenario: &'a Scenario) -> BudgetInputs<'a> {
+        let Workload::Inference(inf) = scenario.workload;
+        BudgetInputs {
+            arch: &self.arch,
+            weights: scenario.weights,
+            footprint: &self.footprint,
+            kv_cache: self.kv_format,
+            context_tokens: u64::from(inf.context_tokens),
+            sequences: u64::from(inf.sequences),
+            prefill_chunk_tokens: u64::from(inf.prefill_chunk_tokens),
+            tensor_parallel: 1,
+            gpu_arch: None,
+            engine: scenario.engine.as_ref(),
+        }
+    }
+}
+
+/// The card the scenario names, if it names one.
+pub fn chosen_card(scenario: &Scenario) -> Result<Option<Card>, ScenarioError> {
     let hw = &scenario.hardware;
-    let chosen_card = match (&hw.gpu, hw.gpu_memory_gib) {
+    Ok(match (&hw.gpu, hw.gpu_memory_gib) {
         (Some(id), _) => {
             Some(Card::from_catalog(catalog::gpu(id).ok_or_else(|| {
                 ScenarioError::UnknownGpu { id: id.clone() }
@@ -133,26 +189,64 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
             pcie_only: false,
         }),
         (None, None) => None,
+    })
+}
+
+/// The plan for the scenario's own cards (`None` when it asks for a recommendation), and the
+/// warning when the count cannot split the model.
+pub fn user_plan(
+    scenario: &Scenario,
+    prepared: &Prepared,
+) -> Result<(Option<Plan>, Option<Warning>), ScenarioError> {
+    let Some(card) = chosen_card(scenario)? else {
+        return Ok((None, None));
     };
-    let mut warnings = Vec::new();
-    let plan = match chosen_card {
-        Some(card) => {
-            let split = if hw.count == 1 {
-                Split::Single
-            } else if arch.tensor_parallel_ok(hw.count) {
-                Split::TensorParallel
-            } else {
-                warnings.push(Warning::TensorParallelIndivisible {
+    let arch = &prepared.arch;
+    let count = scenario
+        .engine
+        .as_ref()
+        .and_then(Engine::tensor_parallel)
+        .unwrap_or(scenario.hardware.count)
+        .max(1);
+    let (split, warning) = if count == 1 {
+        (Split::Single, None)
+    } else {
+        match multi_gpu_split(arch, scenario.engine.as_ref(), count) {
+            Some(split) => (split, None),
+            None => (
+                Split::Replicas,
+                Some(Warning::TensorParallelIndivisible {
                     heads: arch.heads,
                     kv_heads: arch.kv_heads,
-                    count: hw.count,
-                });
-                Split::Replicas
-            };
-            Some(Plan::evaluate(&base, card, hw.count, split, headroom))
+                    count,
+                }),
+            ),
         }
-        None => recommendation.best.clone(),
     };
+    let base = prepared.inputs(scenario);
+    Ok((
+        Some(Plan::evaluate(
+            &base,
+            card,
+            count,
+            split,
+            scenario.headroom_percent,
+        )),
+        warning,
+    ))
+}
+
+/// Points of the memory-vs-context curve.
+pub const CURVE_POINTS: usize = 48;
+
+/// Estimates a scenario.
+pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+    let prepared = prepare(scenario)?;
+    let base = prepared.inputs(scenario);
+    let recommendation = recommend(&base, scenario.headroom_percent);
+    let (chosen, split_warning) = user_plan(scenario, &prepared)?;
+    let mut warnings: Vec<Warning> = split_warning.into_iter().collect();
+    let plan = chosen.or_else(|| recommendation.best.clone());
     let components: Vec<Component> = plan
         .as_ref()
         .map(|p| {
@@ -167,27 +261,42 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         .unwrap_or_default();
     collect_warnings(
         &mut warnings,
-        &arch,
+        &prepared.arch,
         &base,
         plan.as_ref(),
         &components,
         scenario.weights,
     );
+    let arch = prepared.arch;
     let params = arch.param_count();
+    let kv: Option<KvReport> = plan.as_ref().and_then(|p| p.kv);
+    let headroom = scenario.headroom_percent;
+    let plan_limits = plan.as_ref().map(|p| limits(&base, p, headroom));
+    let top = (base.context_tokens * 2).max(u64::from(arch.max_position).min(1 << 20));
+    let curve = plan
+        .as_ref()
+        .map(|p| context_curve(&base, p, headroom, top, CURVE_POINTS))
+        .unwrap_or_default();
     Ok(Estimate {
         model: ModelSummary {
-            id: entry.map(|m| m.id),
-            name: entry.map(|m| m.name),
+            id: prepared.entry.map(|m| m.id),
+            name: prepared.entry.map(|m| m.name),
             arch,
             params,
         },
-        kv_cache_format: kv_format,
+        kv_cache_format: prepared.kv_format,
         total_bytes: components.iter().map(|c| c.bytes).sum(),
         components,
         per_gpu_bytes: plan.as_ref().map_or(0, |p| p.per_gpu_bytes),
         fits: plan.as_ref().is_some_and(|p| p.verdict == Verdict::Fits),
-        plan,
         kv_bytes_per_token: kv_cache::bytes_per_token(&base),
+        kv_cache_bytes: kv.map(|k| k.kv_cache_bytes),
+        kv_cache_tokens: kv.map(|k| k.kv_cache_tokens),
+        max_concurrency: kv.map(|k| k.max_concurrency),
+        host_bytes: plan.as_ref().map_or(0, |p| p.host_bytes),
+        limits: plan_limits,
+        context_curve: curve,
+        plan,
         warnings,
         recommendation,
         rules_of_thumb: rules_of_thumb(params, scenario.weights),
@@ -200,7 +309,7 @@ fn collect_warnings(
     base: &BudgetInputs,
     plan: Option<&Plan>,
     components: &[Component],
-    weights: Precision,
+    weights: WeightFormat,
 ) {
     match plan.map(|p| p.verdict) {
         Some(Verdict::Tight) => warnings.push(Warning::WithinHeadroom),
@@ -226,7 +335,15 @@ fn collect_warnings(
     if bytes_of(ComponentId::KvCache) > bytes_of(ComponentId::Weights) {
         warnings.push(Warning::KvCacheDominates);
     }
-    if matches!(weights, Precision::Fp8 | Precision::Int8 | Precision::Int4) {
+    if weights.is_quantized() {
         warnings.push(Warning::QuantizedWeights);
+    }
+    if let Some(failure) = plan.and_then(|p| p.start_failure) {
+        warnings.push(Warning::EngineWillNotStart { failure });
+    }
+    if plan.is_some_and(|p| p.host_bytes > 0) {
+        warnings.push(Warning::HostMemory {
+            bytes: plan.map_or(0, |p| p.host_bytes),
+        });
     }
 }

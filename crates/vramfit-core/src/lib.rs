@@ -13,18 +13,25 @@
 //!
 //! Map of the crate:
 //! - [`scenario`] — the input type (serde, versioned) and its validation;
-//! - [`model`] — architectures and exact parameter counts; [`precision`] — storage formats;
+//! - [`model`] — architectures and exact parameter counts; [`format`] — weight formats with their
+//!   real storage ([`gguf`] — llama.cpp's quantisation types); [`precision`] — KV cache formats;
+//! - [`engine`] — vLLM, SGLang, llama.cpp and Transformers allocation policies;
 //! - [`import`] — Hugging Face `config.json` reader;
 //! - [`budget`] — one module per memory component, each citing its formula's source;
 //! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
+//!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
 //! - [`bytes`] — units.
 
 pub mod budget;
 pub mod bytes;
 pub mod catalog;
+pub mod engine;
 pub mod estimate;
+pub mod format;
+pub mod gguf;
 pub mod import;
+pub mod inverse;
 pub mod model;
 pub mod plan;
 pub mod precision;

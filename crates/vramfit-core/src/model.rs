@@ -1,25 +1,37 @@
-//! The architecture of a dense decoder-only transformer, and its exact parameter count.
+//! The architecture of a decoder-only transformer (dense or mixture-of-experts, with GQA/MQA or
+//! MLA attention, sliding-window layers and an optional vision tower), and its exact parameter
+//! count.
 //!
-//! `ModelArch` holds only what memory depends on. Every weight tensor the architecture has is listed
-//! by [`ModelArch::tensors`]; the parameter count is their sum, so the count and the per-tensor
-//! allocator rounding (see `budget::reserve`) can never disagree.
+//! `ModelArch` holds only what memory depends on. [`ModelArch::tensors`] lists every weight tensor
+//! with its shape and layer; the parameter count is their sum, so the count, the quantised storage
+//! (`format`) and the allocator rounding (`budget::reserve`) all read the same list.
 //!
-//! Tensor shapes follow the Hugging Face `transformers` modelling files of each family
+//! Shapes follow the Hugging Face `transformers` modelling files of each family
 //! (`modeling_llama.py`, `modeling_mistral.py`, `modeling_qwen2.py`, `modeling_qwen3.py`,
-//! `modeling_gemma2.py`, `modeling_gemma3.py`, `modeling_phi3.py`):
+//! `modeling_gemma2.py`, `modeling_gemma3.py`, `modeling_phi3.py`, `modeling_mixtral.py`,
+//! `modeling_qwen3_moe.py`, `modeling_deepseek_v2.py` / `_v3.py`, `modeling_gpt_oss.py`,
+//! `modeling_llama4.py`), as `[out, in]` (rows × cols):
 //! - embeddings `vocab × hidden`; an untied `lm_head` adds another `vocab × hidden`;
-//! - attention: q `hidden × heads·head_dim`, k and v `hidden × kv_heads·head_dim` (GQA / MQA),
-//!   o `heads·head_dim × hidden`; Qwen2 adds q/k/v biases; Qwen3 and Gemma 3 add per-head q/k RMSNorm
-//!   weights (`head_dim` each);
-//! - MLP: gated (gate, up, down: `3 · hidden · intermediate`) or plain (up, down: `2 · …`);
-//! - norms: two per layer (Llama, Mistral, Qwen, Phi-3) or four (Gemma 2/3 sandwich norms), plus the
-//!   final norm. RMSNorm has a weight only; LayerNorm a weight and a bias.
+//! - attention: q `heads·head_dim × hidden`, k and v `kv_heads·head_dim × hidden`, o
+//!   `hidden × heads·head_dim`; Qwen2 adds q/k/v biases, gpt-oss biases on q/k/v/o plus one "sink"
+//!   logit per head; Qwen3 and Gemma 3 add per-head q/k RMSNorm weights (`head_dim` each);
+//! - MLA (DeepSeek V2/V3, `DeepseekV2Attention`): `q_a` `q_lora × hidden` + norm + `q_b`
+//!   `heads·(nope+rope) × q_lora` (or one `q_proj` without a q LoRA rank), `kv_a`
+//!   `(kv_lora + rope) × hidden` + norm, `kv_b` `heads·(nope + v) × kv_lora`, `o` `hidden × heads·v`;
+//! - MLP: gated (gate, up `intermediate × hidden`, down `hidden × intermediate`);
+//! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3 / gpt-oss), every expert a
+//!   gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one gated MLP of
+//!   `shared_intermediate`; all experts are resident in memory. The first `first_dense_layers` layers
+//!   are dense (DeepSeek `first_k_dense_replace`); then every `moe_every`-th layer is MoE (Llama 4
+//!   Maverick `interleave_moe_layer_step = 2`);
+//! - norms: two per layer, four for Gemma 2/3 (sandwich norms), plus the final norm;
+//! - a vision tower (VLMs) is one block of `params` parameters, read from the checkpoint.
 //!
 //! Phi-3 stores q/k/v fused as `qkv_proj` and gate/up as `gate_up_proj`: same element counts.
 
 use serde::{Deserialize, Serialize};
 
-/// The model family, as Hugging Face's `model_type` names it.
+/// The model family, as Hugging Face's `model_type` names it (the text model's, for VLMs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
@@ -37,11 +49,23 @@ pub enum Family {
     Gemma3,
     /// Phi-3 / Phi-4 (`phi3`): fused qkv and gate_up projections.
     Phi3,
+    /// Mixtral (`mixtral`): sparse MoE, no shared expert.
+    Mixtral,
+    /// Qwen3 MoE (`qwen3_moe`): q/k norms, sparse MoE.
+    Qwen3Moe,
+    /// DeepSeek V2 / V2-Lite / Coder-V2 (`deepseek_v2`): MLA attention, shared experts.
+    DeepseekV2,
+    /// DeepSeek V3 / R1 (`deepseek_v3`): MLA attention, shared expert, router bias.
+    DeepseekV3,
+    /// gpt-oss (`gpt_oss`): biased attention with sinks, alternating sliding window, biased experts.
+    GptOss,
+    /// Llama 4 text (`llama4_text`): MoE with a shared expert, optionally interleaved with dense.
+    Llama4,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 13] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -49,6 +73,12 @@ impl Family {
         Family::Gemma2,
         Family::Gemma3,
         Family::Phi3,
+        Family::Mixtral,
+        Family::Qwen3Moe,
+        Family::DeepseekV2,
+        Family::DeepseekV3,
+        Family::GptOss,
+        Family::Llama4,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -61,6 +91,12 @@ impl Family {
             Family::Gemma2 => "gemma2",
             Family::Gemma3 => "gemma3_text",
             Family::Phi3 => "phi3",
+            Family::Mixtral => "mixtral",
+            Family::Qwen3Moe => "qwen3_moe",
+            Family::DeepseekV2 => "deepseek_v2",
+            Family::DeepseekV3 => "deepseek_v3",
+            Family::GptOss => "gpt_oss",
+            Family::Llama4 => "llama4_text",
         }
     }
 
@@ -69,9 +105,14 @@ impl Family {
         matches!(self, Family::Qwen2)
     }
 
-    /// Whether each layer normalises queries and keys per head (Qwen3, Gemma 3).
+    /// Whether q, k, v and o all have biases and each head a sink logit (gpt-oss).
+    pub fn full_attention_bias(self) -> bool {
+        matches!(self, Family::GptOss)
+    }
+
+    /// Whether each layer normalises queries and keys per head with learned weights.
     pub fn qk_norm(self) -> bool {
-        matches!(self, Family::Qwen3 | Family::Gemma3)
+        matches!(self, Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe)
     }
 
     /// RMSNorm weights per decoder layer.
@@ -81,9 +122,73 @@ impl Family {
             _ => 2,
         }
     }
+
+    /// Whether the MLP intermediate stays alive through `down_proj` in vLLM's forward
+    /// (`qwen2.py::Qwen2MLP.forward` keeps `gate_up`; `llama.py::LlamaMLP.forward` drops it).
+    pub fn keeps_gate_up(self) -> bool {
+        matches!(self, Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe)
+    }
 }
 
-/// Architecture numbers of a dense decoder. All counts are per model (not per GPU).
+/// Sliding-window attention: some layers attend only to the last `window` tokens and keep only
+/// those in their KV cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlidingWindow {
+    /// Tokens a local layer attends to.
+    pub window: u32,
+    /// Every `global_every`-th layer is global (Gemma 2, gpt-oss: 2; Gemma 3: 6); 0 = all layers
+    /// local (Mistral 7B v0.1).
+    pub global_every: u32,
+}
+
+/// Mixture of experts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moe {
+    /// Routed experts per MoE layer (all resident in memory).
+    pub experts: u32,
+    /// Experts each token is routed to.
+    pub active: u32,
+    /// MLP width of one routed expert.
+    pub expert_intermediate: u32,
+    /// MLP width of the shared expert(s) together (0 = none).
+    pub shared_intermediate: u32,
+    /// Leading dense layers (DeepSeek `first_k_dense_replace`).
+    pub first_dense_layers: u32,
+    /// After those, every `moe_every`-th layer is MoE (1 = all).
+    pub moe_every: u32,
+    /// Whether the router has a bias (DeepSeek V3 `e_score_correction_bias`, gpt-oss).
+    pub router_bias: bool,
+    /// Whether experts have biases (gpt-oss).
+    pub expert_bias: bool,
+}
+
+/// Multi-head latent attention (DeepSeek V2/V3): the cache holds one compressed latent per token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mla {
+    /// Rank of the query compression (0 = a direct `q_proj`).
+    pub q_lora_rank: u32,
+    /// Rank of the key/value latent (what the cache stores).
+    pub kv_lora_rank: u32,
+    /// Per-head query/key width without rotary.
+    pub qk_nope_head_dim: u32,
+    /// Per-head rotary width (also cached once per token).
+    pub qk_rope_head_dim: u32,
+    /// Per-head value width.
+    pub v_head_dim: u32,
+}
+
+/// A vision tower (VLMs): its parameters and what it adds to each sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Vision {
+    /// Parameters of the encoder and projector (and cross-attention layers for Llama 3.2 Vision).
+    pub params: u64,
+    /// Tokens one image becomes in the language model (its KV cost).
+    pub tokens_per_image: u32,
+    /// Decoder layers that cross-attend to the image instead of caching text (Llama 3.2 Vision).
+    pub cross_attention_layers: u32,
+}
+
+/// Architecture numbers. All counts are per model (not per GPU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelArch {
     /// Family (decides biases, q/k norms and norms per layer).
@@ -98,7 +203,7 @@ pub struct ModelArch {
     pub kv_heads: u32,
     /// Width of one head (`head_dim`, else `hidden / heads`).
     pub head_dim: u32,
-    /// MLP width (`intermediate_size`).
+    /// Dense MLP width (`intermediate_size`; Llama 4: `intermediate_size_mlp`).
     pub intermediate: u32,
     /// Vocabulary rows of the embedding (`vocab_size`).
     pub vocab: u32,
@@ -106,21 +211,94 @@ pub struct ModelArch {
     pub tied_embeddings: bool,
     /// Longest context the model was trained for (`max_position_embeddings`).
     pub max_position: u32,
+    /// Sliding-window layers, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sliding_window: Option<SlidingWindow>,
+    /// Mixture of experts, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moe: Option<Moe>,
+    /// Latent attention, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mla: Option<Mla>,
+    /// Vision tower, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vision: Option<Vision>,
 }
 
-/// What a weight tensor is, so that quantisation (a later layer) can treat it by role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TensorRole {
-    /// Token embedding (kept 16-bit by most quantisers).
-    Embedding,
-    /// Output head, when untied.
-    LmHead,
-    /// A linear projection inside a layer (attention or MLP): what quantisers compress.
-    Linear,
-    /// A bias vector.
-    Bias,
+/// What a weight tensor is (names follow GGUF's, which quantisers key their rules on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TensorKind {
+    /// Token embedding.
+    TokenEmbd,
+    /// Output head (untied).
+    Output,
+    /// Query projection.
+    AttnQ,
+    /// Key projection.
+    AttnK,
+    /// Value projection.
+    AttnV,
+    /// Attention output projection.
+    AttnOutput,
+    /// MLA query down-projection.
+    AttnQA,
+    /// MLA query up-projection.
+    AttnQB,
+    /// MLA key/value down-projection (latent + rope key).
+    AttnKvA,
+    /// MLA key/value up-projection.
+    AttnKvB,
+    /// Dense MLP gate.
+    FfnGate,
+    /// Dense MLP up.
+    FfnUp,
+    /// Dense MLP down.
+    FfnDown,
+    /// Routed experts' gates.
+    FfnGateExps,
+    /// Routed experts' ups.
+    FfnUpExps,
+    /// Routed experts' downs.
+    FfnDownExps,
+    /// Shared expert gate.
+    FfnGateShexp,
+    /// Shared expert up.
+    FfnUpShexp,
+    /// Shared expert down.
+    FfnDownShexp,
+    /// MoE router.
+    Router,
     /// A norm weight.
     Norm,
+    /// A bias vector (or gpt-oss sinks).
+    Bias,
+    /// The vision tower, as one block.
+    Vision,
+}
+
+impl TensorKind {
+    /// Whether weight quantisers (GPTQ, AWQ, bitsandbytes, FP8, GGUF k-quants) compress this tensor:
+    /// the linear projections of the layers. Embeddings, the head, routers, norms, biases and the
+    /// vision tower keep their 16-bit storage in GPTQ/AWQ/bnb/FP8 checkpoints.
+    pub fn is_layer_linear(self) -> bool {
+        !matches!(
+            self,
+            TensorKind::TokenEmbd
+                | TensorKind::Output
+                | TensorKind::Router
+                | TensorKind::Norm
+                | TensorKind::Bias
+                | TensorKind::Vision
+        )
+    }
+
+    /// Whether this is a routed-expert tensor.
+    pub fn is_expert(self) -> bool {
+        matches!(
+            self,
+            TensorKind::FfnGateExps | TensorKind::FfnUpExps | TensorKind::FfnDownExps
+        )
+    }
 }
 
 /// How tensor parallelism splits a tensor (Megatron-style, as vLLM's parallel linear layers do).
@@ -130,78 +308,246 @@ pub enum Split {
     ByGpu,
     /// Divided by KV head; replicated when there are fewer KV heads than GPUs.
     ByKvHead,
-    /// A full copy on every GPU (norms).
+    /// A full copy on every GPU (norms, routers, MLA down-projections, vision tower).
     Replicated,
 }
 
-/// One weight tensor: its role and element count. Repeated `count` times (once per layer).
+/// One weight tensor (`rows × cols`, `cols` = input features), repeated `count` times (experts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tensor {
     /// What the tensor is.
-    pub role: TensorRole,
+    pub kind: TensorKind,
     /// How tensor parallelism splits it.
     pub split: Split,
-    /// Elements in one instance.
-    pub numel: u64,
-    /// Instances in the model (layers for per-layer tensors, 1 otherwise).
+    /// Output features.
+    pub rows: u64,
+    /// Input features (row length).
+    pub cols: u64,
+    /// Identical instances (routed experts), else 1.
     pub count: u64,
+    /// Decoder layer, for per-layer tensors.
+    pub layer: Option<u32>,
+}
+
+impl Tensor {
+    /// Elements of all instances.
+    pub fn numel(&self) -> u64 {
+        self.rows * self.cols * self.count
+    }
 }
 
 impl ModelArch {
-    /// Every weight tensor of the model with its element count, in load order.
+    /// A dense model with the given numbers and no MoE, MLA, sliding window or vision tower.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn dense(
+        family: Family,
+        layers: u32,
+        hidden: u32,
+        heads: u32,
+        kv_heads: u32,
+        head_dim: u32,
+        intermediate: u32,
+        vocab: u32,
+        tied_embeddings: bool,
+        max_position: u32,
+    ) -> ModelArch {
+        ModelArch {
+            family,
+            layers,
+            hidden,
+            heads,
+            kv_heads,
+            head_dim,
+            intermediate,
+            vocab,
+            tied_embeddings,
+            max_position,
+            sliding_window: None,
+            moe: None,
+            mla: None,
+            vision: None,
+        }
+    }
+
+    /// Whether decoder layer `i` is a MoE layer.
+    pub fn is_moe_layer(&self, i: u32) -> bool {
+        match self.moe {
+            Some(m) if i >= m.first_dense_layers => {
+                (i - m.first_dense_layers + 1).is_multiple_of(m.moe_every.max(1))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether decoder layer `i` is a sliding-window (local) layer.
+    pub fn is_local_layer(&self, i: u32) -> bool {
+        match self.sliding_window {
+            Some(sw) if sw.global_every == 0 => true,
+            Some(sw) => !(i + 1).is_multiple_of(sw.global_every),
+            None => false,
+        }
+    }
+
+    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers).
+    pub fn self_attention_layers(&self) -> u32 {
+        self.layers
+            - self
+                .vision
+                .map_or(0, |v| v.cross_attention_layers.min(self.layers))
+    }
+
+    /// Every weight tensor, in load order.
     pub fn tensors(&self) -> Vec<Tensor> {
         let h = u64::from(self.hidden);
-        let q = u64::from(self.heads) * u64::from(self.head_dim);
-        let kv = u64::from(self.kv_heads) * u64::from(self.head_dim);
-        let i = u64::from(self.intermediate);
-        let l = u64::from(self.layers);
-        let fam = self.family;
-        let t = |role, numel, count| Tensor {
-            role,
-            split: if role == TensorRole::Norm {
-                Split::Replicated
-            } else {
-                Split::ByGpu
-            },
-            numel,
-            count,
+        let v = u64::from(self.vocab);
+        let t = |kind, split, rows, cols, layer| Tensor {
+            kind,
+            split,
+            rows,
+            cols,
+            count: 1,
+            layer,
         };
-        let kv_proj = |numel| Tensor {
-            role: TensorRole::Linear,
-            split: Split::ByKvHead,
-            numel,
-            count: l,
-        };
-        let mut out = vec![t(TensorRole::Embedding, u64::from(self.vocab) * h, 1)];
-        out.push(t(TensorRole::Linear, h * q, l)); // q_proj
-        out.push(kv_proj(h * kv)); // k_proj
-        out.push(kv_proj(h * kv)); // v_proj
-        out.push(t(TensorRole::Linear, q * h, l)); // o_proj
-        if fam.qkv_bias() {
-            out.push(t(TensorRole::Bias, q + 2 * kv, l));
+        let mut out = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
+        for i in 0..self.layers {
+            self.push_layer(&mut out, i);
         }
-        if fam.qk_norm() {
-            out.push(t(TensorRole::Norm, 2 * u64::from(self.head_dim), l));
-        }
-        out.push(t(TensorRole::Linear, h * i, l)); // gate_proj
-        out.push(t(TensorRole::Linear, h * i, l)); // up_proj
-        out.push(t(TensorRole::Linear, i * h, l)); // down_proj
-        out.push(t(TensorRole::Norm, h, l * fam.norms_per_layer()));
-        out.push(t(TensorRole::Norm, h, 1)); // final norm
+        out.push(t(TensorKind::Norm, Split::Replicated, h, 1, None));
         if !self.tied_embeddings {
-            out.push(t(TensorRole::LmHead, u64::from(self.vocab) * h, 1));
+            out.push(t(TensorKind::Output, Split::ByGpu, v, h, None));
+        }
+        if let Some(vis) = self.vision {
+            out.push(t(
+                TensorKind::Vision,
+                Split::Replicated,
+                vis.params,
+                1,
+                None,
+            ));
         }
         out
     }
 
-    /// Exact parameter count (the sum of all tensors).
-    pub fn param_count(&self) -> u64 {
-        self.tensors().iter().map(|t| t.numel * t.count).sum()
+    fn push_layer(&self, out: &mut Vec<Tensor>, i: u32) {
+        let h = u64::from(self.hidden);
+        let hd = u64::from(self.head_dim);
+        let q = u64::from(self.heads) * hd;
+        let kv = u64::from(self.kv_heads) * hd;
+        let fam = self.family;
+        let layer = Some(i);
+        let mut add = |kind, split, rows: u64, cols: u64, count: u64| {
+            if rows * cols * count > 0 {
+                out.push(Tensor {
+                    kind,
+                    split,
+                    rows,
+                    cols,
+                    count,
+                    layer,
+                });
+            }
+        };
+        use Split::{ByGpu, ByKvHead, Replicated};
+        use TensorKind as K;
+        match self.mla {
+            Some(m) => {
+                let heads = u64::from(self.heads);
+                let qk = u64::from(m.qk_nope_head_dim) + u64::from(m.qk_rope_head_dim);
+                if m.q_lora_rank > 0 {
+                    let r = u64::from(m.q_lora_rank);
+                    add(K::AttnQA, Replicated, r, h, 1);
+                    add(K::Norm, Replicated, r, 1, 1);
+                    add(K::AttnQB, ByGpu, heads * qk, r, 1);
+                } else {
+                    add(K::AttnQ, ByGpu, heads * qk, h, 1);
+                }
+                let lat = u64::from(m.kv_lora_rank);
+                add(
+                    K::AttnKvA,
+                    Replicated,
+                    lat + u64::from(m.qk_rope_head_dim),
+                    h,
+                    1,
+                );
+                add(K::Norm, Replicated, lat, 1, 1);
+                let nope_v = u64::from(m.qk_nope_head_dim) + u64::from(m.v_head_dim);
+                add(K::AttnKvB, ByGpu, heads * nope_v, lat, 1);
+                add(K::AttnOutput, ByGpu, h, heads * u64::from(m.v_head_dim), 1);
+            }
+            None => {
+                add(K::AttnQ, ByGpu, q, h, 1);
+                add(K::AttnK, ByKvHead, kv, h, 1);
+                add(K::AttnV, ByKvHead, kv, h, 1);
+                add(K::AttnOutput, ByGpu, h, q, 1);
+                if fam.qkv_bias() {
+                    add(K::Bias, ByGpu, q + 2 * kv, 1, 1);
+                }
+                if fam.full_attention_bias() {
+                    add(K::Bias, ByGpu, q + 2 * kv + h + u64::from(self.heads), 1, 1);
+                }
+                if fam.qk_norm() {
+                    add(K::Norm, Replicated, 2 * hd, 1, 1);
+                }
+            }
+        }
+        match self.moe.filter(|_| self.is_moe_layer(i)) {
+            Some(m) => {
+                let e = u64::from(m.experts);
+                let ie = u64::from(m.expert_intermediate);
+                add(K::Router, Replicated, e, h, 1);
+                if m.router_bias {
+                    add(K::Bias, Replicated, e, 1, 1);
+                }
+                add(K::FfnGateExps, ByGpu, ie, h, e);
+                add(K::FfnUpExps, ByGpu, ie, h, e);
+                add(K::FfnDownExps, ByGpu, h, ie, e);
+                if m.expert_bias {
+                    add(K::Bias, ByGpu, 2 * ie + h, 1, e);
+                }
+                let is = u64::from(m.shared_intermediate);
+                add(K::FfnGateShexp, ByGpu, is, h, 1);
+                add(K::FfnUpShexp, ByGpu, is, h, 1);
+                add(K::FfnDownShexp, ByGpu, h, is, 1);
+            }
+            None => {
+                let im = u64::from(self.intermediate);
+                add(K::FfnGate, ByGpu, im, h, 1);
+                add(K::FfnUp, ByGpu, im, h, 1);
+                add(K::FfnDown, ByGpu, h, im, 1);
+            }
+        }
+        add(K::Norm, Replicated, h, 1, fam.norms_per_layer());
     }
 
-    /// Key and value elements stored per token across all layers (`2 · layers · kv_heads · head_dim`).
+    /// Exact parameter count (the sum of all tensors).
+    pub fn param_count(&self) -> u64 {
+        self.tensors().iter().map(Tensor::numel).sum()
+    }
+
+    /// Parameters a token passes through (dense models: all; MoE: the active experts only).
+    pub fn active_param_count(&self) -> u64 {
+        self.tensors()
+            .iter()
+            .map(|t| match (t.kind.is_expert(), self.moe) {
+                (true, Some(m)) => t.numel() / u64::from(m.experts.max(1)) * u64::from(m.active),
+                _ => t.numel(),
+            })
+            .sum()
+    }
+
+    /// Cache elements one token adds to one layer on one GPU of a `tp`-way group:
+    /// `2 · ⌈kv_heads / tp⌉ · head_dim`, or for MLA the latent plus the rotary key
+    /// (`kv_lora_rank + qk_rope_head_dim`, not split by tensor parallelism).
+    pub fn kv_elements_per_token_layer(&self, tp: u64) -> u64 {
+        match self.mla {
+            Some(m) => u64::from(m.kv_lora_rank) + u64::from(m.qk_rope_head_dim),
+            None => 2 * u64::from(self.kv_heads).div_ceil(tp.max(1)) * u64::from(self.head_dim),
+        }
+    }
+
+    /// Key and value elements stored per token across all caching layers (full context).
     pub fn kv_elements_per_token(&self) -> u64 {
-        2 * u64::from(self.layers) * u64::from(self.kv_heads) * u64::from(self.head_dim)
+        u64::from(self.self_attention_layers()) * self.kv_elements_per_token_layer(1)
     }
 
     /// Whether `n` GPUs can split this model by tensor parallelism the way vLLM requires
@@ -210,7 +556,9 @@ impl ModelArch {
     pub fn tensor_parallel_ok(&self, n: u32) -> bool {
         n >= 1
             && self.heads.is_multiple_of(n)
-            && (self.kv_heads.is_multiple_of(n) || n.is_multiple_of(self.kv_heads))
+            && (self.mla.is_some()
+                || self.kv_heads.is_multiple_of(n)
+                || n.is_multiple_of(self.kv_heads))
     }
 }
 
@@ -221,21 +569,54 @@ mod tests {
     /// Llama 3.1 8B: 8,030,261,248 parameters (the figure vLLM's notes check the weights against).
     #[test]
     fn llama_3_1_8b_count_is_exact() {
-        let arch = ModelArch {
-            family: Family::Llama,
-            layers: 32,
-            hidden: 4096,
-            heads: 32,
-            kv_heads: 8,
-            head_dim: 128,
-            intermediate: 14336,
-            vocab: 128256,
-            tied_embeddings: false,
-            max_position: 131072,
-        };
+        let arch = ModelArch::dense(
+            Family::Llama,
+            32,
+            4096,
+            32,
+            8,
+            128,
+            14336,
+            128256,
+            false,
+            131072,
+        );
         assert_eq!(arch.param_count(), 8_030_261_248);
         assert_eq!(arch.kv_elements_per_token(), 2 * 32 * 8 * 128);
         assert!(arch.tensor_parallel_ok(8));
         assert!(!arch.tensor_parallel_ok(3));
+    }
+
+    #[test]
+    fn moe_layers_and_local_layers() {
+        let mut a = ModelArch::dense(
+            Family::Llama4,
+            48,
+            5120,
+            40,
+            8,
+            128,
+            16384,
+            202048,
+            false,
+            1 << 20,
+        );
+        a.moe = Some(Moe {
+            experts: 128,
+            active: 1,
+            expert_intermediate: 8192,
+            shared_intermediate: 8192,
+            first_dense_layers: 0,
+            moe_every: 2,
+            router_bias: false,
+            expert_bias: false,
+        });
+        assert!(!a.is_moe_layer(0) && a.is_moe_layer(1) && !a.is_moe_layer(2));
+        a.sliding_window = Some(SlidingWindow {
+            window: 4096,
+            global_every: 2,
+        });
+        assert!(a.is_local_layer(0) && !a.is_local_layer(1));
+        assert!(a.active_param_count() < a.param_count());
     }
 }

@@ -3,9 +3,14 @@
 //!
 //! Verdict: `per_gpu ≤ capacity × (1 − headroom)` fits; `≤ capacity` is tight (the seeds' warning:
 //! an estimate of 78 GB on an 80 GB card will not work in practice); above, it does not fit.
+//! Engines that claim their memory up front (vLLM, SGLang) are judged by what they report instead:
+//! they do not fit when they would refuse to start, are tight when their KV cache holds fewer
+//! requests of the full context than the sequences asked for, and fit otherwise.
 
-use crate::budget::{self, BudgetInputs, Component};
+use crate::budget::{BudgetInputs, Component};
 use crate::catalog::{Gpu, GpuArch};
+use crate::engine::{self, Engine, KvReport, StartFailure};
+use crate::model::ModelArch;
 use serde::Serialize;
 
 /// How the GPUs of a plan share the work.
@@ -16,6 +21,8 @@ pub enum Split {
     Single,
     /// Tensor parallel: every layer split over all cards (one model, weights and KV divided).
     TensorParallel,
+    /// Layer split (llama.cpp, `device_map="auto"`): each card holds a run of whole layers.
+    Layers,
     /// Independent replicas, each a full model serving a share of the sequences.
     Replicas,
 }
@@ -26,9 +33,10 @@ pub enum Split {
 pub enum Verdict {
     /// Fits with the headroom kept free.
     Fits,
-    /// Fits in the card, but eats into the headroom.
+    /// Fits in the card, but eats into the headroom (or, for pre-allocating engines, serves fewer
+    /// concurrent requests than asked).
     Tight,
-    /// Larger than the card.
+    /// Larger than the card, or the engine would not start.
     DoesNotFit,
 }
 
@@ -58,6 +66,16 @@ impl Card {
     }
 }
 
+/// How `n` cards can share one model under `engine`: tensor parallel where the heads divide (vLLM,
+/// SGLang, engine-neutral), layer split for llama.cpp and Transformers.
+pub fn multi_gpu_split(arch: &ModelArch, engine: Option<&Engine>, n: u32) -> Option<Split> {
+    match engine {
+        Some(Engine::LlamaCpp(_) | Engine::Transformers(_)) => Some(Split::Layers),
+        _ if arch.tensor_parallel_ok(n) => Some(Split::TensorParallel),
+        _ => None,
+    }
+}
+
 /// A plan with its figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
@@ -77,11 +95,18 @@ pub struct Plan {
     pub usable_bytes: u64,
     /// Verdict.
     pub verdict: Verdict,
+    /// The engine's KV report, when an engine is chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv: Option<KvReport>,
+    /// Host RAM the engine needs for offloaded parts, bytes.
+    pub host_bytes: u64,
+    /// Why the engine would refuse to start, if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_failure: Option<StartFailure>,
 }
 
 impl Plan {
-    /// Evaluates `count` cards split as `split` for a budget whose per-replica sequences and tensor
-    /// parallel degree follow from the split. `base` carries the model and workload.
+    /// Evaluates `count` cards split as `split`. `base` carries the model, workload and engine.
     pub fn evaluate(
         base: &BudgetInputs,
         card: Card,
@@ -92,7 +117,7 @@ impl Plan {
         let count = count.max(1);
         let (tensor_parallel, replicas) = match split {
             Split::Single => (1, 1),
-            Split::TensorParallel => (count, 1),
+            Split::TensorParallel | Split::Layers => (count, 1),
             Split::Replicas => (1, count),
         };
         let sequences = base.sequences.div_ceil(u64::from(replicas));
@@ -102,25 +127,33 @@ impl Plan {
             gpu_arch: card.arch,
             ..*base
         };
-        let per_gpu_components = budget::per_gpu(&inputs);
-        let per_gpu_bytes = per_gpu_components.iter().map(|c| c.bytes).sum();
+        let eb = engine::per_gpu(&inputs, &card);
+        let per_gpu_bytes: u64 = eb.components.iter().map(|c| c.bytes).sum();
         let usable_bytes = card.capacity_bytes / 100 * u64::from(100 - headroom_percent.min(100));
-        let verdict = if per_gpu_bytes <= usable_bytes {
-            Verdict::Fits
-        } else if per_gpu_bytes <= card.capacity_bytes {
-            Verdict::Tight
-        } else {
+        let verdict = if eb.failure.is_some() || per_gpu_bytes > card.capacity_bytes {
             Verdict::DoesNotFit
+        } else if eb.preallocates {
+            match eb.report {
+                Some(r) if r.max_concurrency + 1e-9 < sequences as f64 => Verdict::Tight,
+                _ => Verdict::Fits,
+            }
+        } else if per_gpu_bytes <= usable_bytes {
+            Verdict::Fits
+        } else {
+            Verdict::Tight
         };
         Plan {
             card,
             count,
             split,
             sequences_per_replica: u32::try_from(sequences).unwrap_or(u32::MAX),
-            per_gpu_components,
+            per_gpu_components: eb.components,
             per_gpu_bytes,
             usable_bytes,
             verdict,
+            kv: eb.report,
+            host_bytes: eb.host_bytes,
+            start_failure: eb.failure,
         }
     }
 

@@ -10,6 +10,7 @@
 //! | `ctx`, `seqs`, `chunk` | `workload.inference.{context_tokens, sequences, prefill_chunk_tokens}` |
 //! | `gpu` / `mem`, `n` | `hardware.{gpu, gpu_memory_gib, count}` |
 //! | `headroom` | `headroom_percent` |
+//! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
 //!
 //! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
 //! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
@@ -17,6 +18,7 @@
 //! embedding page may add its own).
 
 use crate::catalog;
+use crate::format::WeightFormat;
 use crate::precision::Precision;
 use crate::scenario::{ModelSource, Scenario, Workload, DEFAULT_PREFILL_CHUNK_TOKENS};
 use serde::Serialize;
@@ -57,6 +59,9 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
         out.push(("n", s.hardware.count.to_string()));
     }
     out.push(("headroom", s.headroom_percent.to_string()));
+    if let Some(e) = &s.engine {
+        out.push(("engine", serde_json::to_string(e).unwrap_or_default()));
+    }
     out
 }
 
@@ -106,6 +111,14 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                 "headroom",
                 std::mem::replace(&mut s.headroom_percent, fallback.headroom_percent).to_string(),
             ),
+            Field::Engine(_) => {
+                let old = s.engine.take();
+                (
+                    "engine",
+                    old.map(|e| serde_json::to_string(&e).unwrap_or_default())
+                        .unwrap_or_default(),
+                )
+            }
             Field::Version => continue,
         };
         notes.push(QueryNote {
@@ -134,7 +147,14 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             }
             _ => false,
         },
-        "weights" => set(&mut s.weights, Precision::from_id(value)),
+        "weights" => set(&mut s.weights, WeightFormat::from_id(value)),
+        "engine" => match serde_json::from_str::<crate::engine::Engine>(value) {
+            Ok(e) if crate::engine::validate(&e).is_empty() => {
+                s.engine = Some(e);
+                true
+            }
+            _ => false,
+        },
         "kv" => set(&mut s.kv_cache, Precision::from_id(value).map(Some)),
         "ctx" => set(&mut inf.context_tokens, value.parse().ok()),
         "seqs" => set(&mut inf.sequences, value.parse().ok()),
@@ -198,7 +218,7 @@ mod tests {
         let Workload::Inference(inf) = s.workload;
         assert_eq!(inf.sequences, 16);
         assert_eq!(inf.context_tokens, 8192);
-        assert_eq!(s.weights, Precision::Int4);
+        assert_eq!(s.weights, WeightFormat::Int4);
         assert_eq!(s.headroom_percent, 10);
         let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();
         assert_eq!(params, ["ctx", "gpu", "headroom"]);

@@ -1,8 +1,9 @@
 //! Card recommendation: the smallest plan from the GPU catalog that holds the budget with headroom.
 //!
 //! 1. The smallest single card (by reported memory) whose verdict is "fits".
-//! 2. Otherwise a tensor-parallel plan of 2, 4 or 8 identical cards — only counts the model can use
-//!    (query heads divisible by the count, KV heads divisible or replicable: vLLM's rule) — choosing
+//! 2. Otherwise a plan of 2, 4 or 8 identical cards — tensor parallel only for counts the model can
+//!    use (query heads divisible by the count, KV heads divisible or replicable: vLLM's rule), layer
+//!    split for llama.cpp and Transformers — choosing
 //!    the least total memory, then NVLink / xGMI over PCIe, then fewer cards. PCIe-only plans carry a
 //!    warning: every layer's all-reduce crosses PCIe.
 //! 3. For serving several independent sequences, replicas: `r` smaller cards each running a full copy
@@ -12,7 +13,7 @@
 
 use crate::budget::BudgetInputs;
 use crate::catalog::GPUS;
-use crate::plan::{Card, Plan, Split, Verdict};
+use crate::plan::{multi_gpu_split, Card, Plan, Split, Verdict};
 use serde::Serialize;
 
 /// Tensor-parallel sizes tried.
@@ -64,21 +65,13 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
 
 fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
-    for n in TP_SIZES
-        .into_iter()
-        .filter(|n| base.arch.tensor_parallel_ok(*n))
-    {
+    for n in TP_SIZES {
+        let Some(split) = multi_gpu_split(base.arch, base.engine, n) else {
+            continue;
+        };
         plans.extend(
             GPUS.iter()
-                .map(|g| {
-                    Plan::evaluate(
-                        base,
-                        Card::from_catalog(g),
-                        n,
-                        Split::TensorParallel,
-                        headroom_percent,
-                    )
-                })
+                .map(|g| Plan::evaluate(base, Card::from_catalog(g), n, split, headroom_percent))
                 .filter(|p| p.verdict == Verdict::Fits),
         );
     }

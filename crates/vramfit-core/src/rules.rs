@@ -4,7 +4,7 @@
 //! - Inference: ≈ 2 GB per billion parameters at FP16 plus ≈ 20 % for short contexts — i.e. the
 //!   weights × 1.2, at the chosen format's nominal bytes.
 
-use crate::precision::Precision;
+use crate::format::WeightFormat;
 use serde::Serialize;
 
 /// Rule-of-thumb figures for a model.
@@ -17,8 +17,8 @@ pub struct RulesOfThumb {
 }
 
 /// Rules of thumb for `params` parameters stored as `format`.
-pub fn rules_of_thumb(params: u64, format: Precision) -> RulesOfThumb {
-    let weights_only_bytes = format.bytes_for(params);
+pub fn rules_of_thumb(params: u64, format: WeightFormat) -> RulesOfThumb {
+    let weights_only_bytes = (params * format.nominal_bits()).div_ceil(8);
     RulesOfThumb {
         weights_only_bytes,
         inference_bytes: weights_only_bytes / 5 * 6,

@@ -14,6 +14,8 @@
 //! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
 //! input.
 
+use crate::engine::Engine;
+use crate::format::WeightFormat;
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -45,8 +47,8 @@ pub struct Scenario {
     pub version: u32,
     /// Which model.
     pub model: ModelSource,
-    /// Storage format of the weights.
-    pub weights: Precision,
+    /// Storage format of the weights (`bf16`, `fp8`, `gptq-int4-g128`, `gguf-q4_k_m`, …).
+    pub weights: WeightFormat,
     /// Storage format of the KV cache; `None` = the compute precision of the weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kv_cache: Option<Precision>,
@@ -58,6 +60,9 @@ pub struct Scenario {
     /// Memory kept free on each card, percent.
     #[serde(default = "default_headroom")]
     pub headroom_percent: u32,
+    /// Serving engine and its settings; absent: an engine-neutral estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Engine>,
 }
 
 fn default_version() -> u32 {
@@ -142,6 +147,8 @@ pub enum Field {
     Hardware,
     /// `headroom_percent`.
     Headroom,
+    /// A setting of the engine, by its flag name.
+    Engine(&'static str),
 }
 
 /// Why a field was rejected, with the accepted range.
@@ -181,7 +188,7 @@ impl Scenario {
         Scenario {
             version: SCENARIO_VERSION,
             model: ModelSource::Catalog("llama-3.1-8b-instruct".into()),
-            weights: Precision::Bf16,
+            weights: WeightFormat::Bf16,
             kv_cache: None,
             workload: Workload::Inference(Inference {
                 context_tokens: 8192,
@@ -190,6 +197,7 @@ impl Scenario {
             }),
             hardware: Hardware::default_one(),
             headroom_percent: DEFAULT_HEADROOM_PERCENT,
+            engine: None,
         }
     }
 
@@ -243,6 +251,13 @@ impl Scenario {
         );
         if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
             errs.push((Field::Hardware, RangeError::Invalid));
+        }
+        if let Some(engine) = &self.engine {
+            errs.extend(
+                crate::engine::validate(engine)
+                    .into_iter()
+                    .map(|(n, e)| (Field::Engine(n), e)),
+            );
         }
         errs
     }

@@ -32,4 +32,14 @@ pub enum Warning {
     PcieOnly,
     /// A quantised weight format: check output quality on your own evaluation set.
     QuantizedWeights,
+    /// The engine would refuse to start with these settings.
+    EngineWillNotStart {
+        /// Why.
+        failure: crate::engine::StartFailure,
+    },
+    /// Part of the model lives in host RAM (llama.cpp partial offload): budget it on the host.
+    HostMemory {
+        /// Host bytes needed.
+        bytes: u64,
+    },
 }

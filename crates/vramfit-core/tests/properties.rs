@@ -4,13 +4,13 @@
 
 use proptest::prelude::*;
 use vramfit_core::catalog::MODELS;
-use vramfit_core::precision::Precision;
+use vramfit_core::format::WeightFormat;
 use vramfit_core::scenario::{Hardware, Inference, ModelSource, Workload};
 use vramfit_core::{estimate, Scenario};
 
 fn scenario(
     model: usize,
-    weights: Precision,
+    weights: WeightFormat,
     ctx: u32,
     seqs: u32,
     gpu_gib: f64,
@@ -32,6 +32,7 @@ fn scenario(
             count,
         },
         headroom_percent: 10,
+        engine: None,
     }
 }
 
@@ -41,11 +42,11 @@ fn total(s: &Scenario) -> (u64, u64) {
 }
 
 /// Precisions ordered by growing bytes per parameter.
-const BY_WIDTH: [Precision; 4] = [
-    Precision::Int4,
-    Precision::Int8,
-    Precision::Bf16,
-    Precision::Fp32,
+const BY_WIDTH: [WeightFormat; 4] = [
+    WeightFormat::Int4,
+    WeightFormat::Int8,
+    WeightFormat::Bf16,
+    WeightFormat::Fp32,
 ];
 
 proptest! {
@@ -68,11 +69,11 @@ proptest! {
     #[test]
     fn sharding_weights_and_kv_never_raises_them_per_gpu(model in 0usize..64, ctx in 1u32..100_000, seqs in 1u32..64) {
         use vramfit_core::budget::ComponentId;
-        let s1 = scenario(model, Precision::Bf16, ctx, seqs, 80.0, 1);
+        let s1 = scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, 1);
         let arch = vramfit_core::catalog::model(match &s1.model { ModelSource::Catalog(id) => id, _ => unreachable!() }).expect("catalog").arch;
         for n in [2u32, 4, 8].into_iter().filter(|n| arch.tensor_parallel_ok(*n)) {
             let one = estimate(&s1).expect("valid").plan.expect("plan");
-            let many = estimate(&scenario(model, Precision::Bf16, ctx, seqs, 80.0, n)).expect("valid").plan.expect("plan");
+            let many = estimate(&scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, n)).expect("valid").plan.expect("plan");
             for id in [ComponentId::Weights, ComponentId::KvCache, ComponentId::Activations] {
                 let get = |p: &vramfit_core::plan::Plan| p.per_gpu_components.iter().find(|c| c.id == id).map_or(0, |c| c.bytes);
                 prop_assert!(get(&many) <= get(&one), "{:?} grew with {} GPUs", id, n);

@@ -2,16 +2,21 @@
 //!
 //! Serving runs prefill in steps of at most `T = min(context × sequences, prefill_chunk_tokens)`
 //! tokens, and samples one token for each of `S` sequences per decode step. The peak is the largest
-//! of three phases (b = bytes of the compute dtype, H hidden, I intermediate / tp, V vocabulary):
+//! of these phases (b = bytes of the compute dtype, H hidden, I intermediate / tp, V vocabulary):
 //!
 //! - **MLP** (vLLM `llama.py::LlamaMLP.forward`: the layer loop still holds the previous hidden
 //!   states and the residual while `gate_up` then `act` run): `T·b·(3H + 3I)`; Qwen2/Qwen3 keep the
 //!   `gate_up` output alive through `down_proj` (`qwen2.py::Qwen2MLP.forward`): `T·b·(4H + 3I)`.
 //!   Checked against vLLM 0.6.4 logs on an RTX 3090 (issue #10517): Llama-3.1-8B at T = 20000 / 29000
 //!   gives 2.06 / 2.99 GiB + workspace, measured 2.07 / 2.99.
+//! - **MoE** (vLLM `fused_moe.py::fused_experts_impl`, in place): the three hidden copies, the shared
+//!   expert's output, router logits `T·E`, and per routed token the intermediate caches
+//!   `cache1 [T, k, 2·Ie]`, `cache2 [T·k, Ie]`, `cache3 [T, k, H]`:
+//!   `T·b·(4H + E + k·(3·Ie + H))` with Ie per GPU.
 //! - **Attention** with a fused (flash / SDPA) kernel, which never materialises the `T × T` scores:
-//!   `T·b·(3H + q + 2kv + q)` — residual, input, output, q/k/v projections and the attention output
-//!   (q = heads·head_dim / tp, kv = ⌈kv_heads / tp⌉·head_dim).
+//!   `T·b·(3H + 2q + 2kv)` — residual, input, output, q/k/v projections and the attention output
+//!   (q = heads·head_dim / tp, kv = ⌈kv_heads / tp⌉·head_dim); for MLA the query, the latent, the
+//!   up-projected keys/values and the output.
 //! - **Logits and sampling** (vLLM `sampler.py::Sampler.forward` + `_apply_top_k_top_p`): final
 //!   hidden states `T·H·b`, logits `S·V·b`, their fp32 copy and the sort of top-k/top-p with its
 //!   stable-sort working set: `S·V·k`, k = 36 B for S ≥ 128, 48 B below (values fp32, indices
@@ -19,13 +24,17 @@
 //!   the peak (A01: 256 sequences × 128256 tokens → 1.26 GiB, measured 1.26).
 
 use super::{shard, BudgetInputs};
-use crate::model::Family;
 
 /// Peak activation bytes on one GPU of a `tp`-way group.
 pub fn per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
-    mlp_phase(inp, tp)
-        .max(attention_phase(inp, tp))
-        .max(sampler_phase(inp))
+    peak(inp, tp, chunk_tokens(inp), inp.sequences)
+}
+
+/// Peak for a step of `tokens` tokens that ends by sampling `sequences` sequences.
+pub fn peak(inp: &BudgetInputs, tp: u64, tokens: u64, sequences: u64) -> u64 {
+    mlp_phase(inp, tp, tokens)
+        .max(attention_phase(inp, tp, tokens))
+        .max(sampler_phase(inp, tokens, sequences))
 }
 
 /// Tokens in the largest prefill step.
@@ -33,34 +42,53 @@ pub fn chunk_tokens(inp: &BudgetInputs) -> u64 {
     (inp.context_tokens * inp.sequences).min(inp.prefill_chunk_tokens)
 }
 
-fn compute_bytes(inp: &BudgetInputs) -> u64 {
-    inp.weights.compute().bytes_for(1)
-}
-
-/// The MLP phase.
-pub fn mlp_phase(inp: &BudgetInputs, tp: u64) -> u64 {
-    let h = u64::from(inp.arch.hidden);
-    let i = shard(u64::from(inp.arch.intermediate), tp);
-    let hidden_copies = match inp.arch.family {
-        Family::Qwen2 | Family::Qwen3 => 4,
-        _ => 3,
+/// The MLP phase (dense or MoE, whichever the model has that is larger).
+pub fn mlp_phase(inp: &BudgetInputs, tp: u64, tokens: u64) -> u64 {
+    let a = inp.arch;
+    let b = inp.weights.compute_bytes();
+    let h = u64::from(a.hidden);
+    let copies = if a.family.keeps_gate_up() { 4 } else { 3 };
+    let has_dense = (0..a.layers).any(|i| !a.is_moe_layer(i));
+    let dense = if has_dense {
+        tokens * b * (copies * h + 3 * shard(u64::from(a.intermediate), tp))
+    } else {
+        0
     };
-    chunk_tokens(inp) * compute_bytes(inp) * (hidden_copies * h + 3 * i)
+    let moe = a.moe.map_or(0, |m| {
+        let ie = shard(u64::from(m.expert_intermediate), tp);
+        let k = u64::from(m.active);
+        tokens * b * (4 * h + u64::from(m.experts) + k * (3 * ie + h))
+    });
+    dense.max(moe)
 }
 
 /// The attention phase (fused attention kernel, no `T²` term).
-pub fn attention_phase(inp: &BudgetInputs, tp: u64) -> u64 {
+pub fn attention_phase(inp: &BudgetInputs, tp: u64, tokens: u64) -> u64 {
     let a = inp.arch;
-    let q = shard(u64::from(a.heads), tp) * u64::from(a.head_dim);
-    let kv = shard(u64::from(a.kv_heads), tp) * u64::from(a.head_dim);
-    chunk_tokens(inp) * compute_bytes(inp) * (3 * u64::from(a.hidden) + 2 * q + 2 * kv)
+    let b = inp.weights.compute_bytes();
+    let h = u64::from(a.hidden);
+    let width = match a.mla {
+        Some(m) => {
+            let heads = shard(u64::from(a.heads), tp);
+            let qk = u64::from(m.qk_nope_head_dim) + u64::from(m.qk_rope_head_dim);
+            let nv = u64::from(m.qk_nope_head_dim) + u64::from(m.v_head_dim);
+            heads * (qk + nv + u64::from(m.v_head_dim))
+                + u64::from(m.kv_lora_rank)
+                + u64::from(m.qk_rope_head_dim)
+        }
+        None => {
+            let q = shard(u64::from(a.heads), tp) * u64::from(a.head_dim);
+            let kv = shard(u64::from(a.kv_heads), tp) * u64::from(a.head_dim);
+            2 * q + 2 * kv
+        }
+    };
+    tokens * b * (3 * h + width)
 }
 
 /// The logits and sampling phase (full vocabulary: vLLM gathers the logits on one GPU).
-pub fn sampler_phase(inp: &BudgetInputs) -> u64 {
-    let b = compute_bytes(inp);
-    let s = inp.sequences;
+pub fn sampler_phase(inp: &BudgetInputs, tokens: u64, sequences: u64) -> u64 {
+    let b = inp.weights.compute_bytes();
     let v = u64::from(inp.arch.vocab);
-    let sort_bytes = if s >= 128 { 36 } else { 48 };
-    chunk_tokens(inp) * u64::from(inp.arch.hidden) * b + s * v * b + s * v * sort_bytes
+    let sort_bytes = if sequences >= 128 { 36 } else { 48 };
+    tokens * u64::from(inp.arch.hidden) * b + sequences * v * b + sequences * v * sort_bytes
 }

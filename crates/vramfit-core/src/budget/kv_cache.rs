@@ -1,24 +1,43 @@
 //! KV cache: the keys and values of every token of every active sequence.
 //!
-//! `bytes = layers × 2 × kv_heads × head_dim × cache bytes × context tokens × sequences`
-//! (per GPU: ⌈kv_heads / tp⌉ heads). This is what HF `DynamicCache` holds at the end of a sequence
-//! and what vLLM's paged cache needs to hold `sequences` full contexts
-//! (`vllm/worker/cache_engine.py::CacheEngine.get_cache_block_size`: `2 · layers · kv_heads ·
-//! head_dim · dtype_size` per token). GQA/MQA shrink it through `kv_heads`; sliding-window and
-//! MLA caches are modelled with the architectures that have them.
+//! Per layer and token: `2 × kv_heads × head_dim` elements (per GPU: ⌈kv_heads / tp⌉ heads), or
+//! for MLA the compressed latent plus the rotary key, `kv_lora_rank + qk_rope_head_dim`, which
+//! tensor parallelism does not split (vLLM `CacheEngine.get_cache_block_size`, its MLA branch).
+//! Global layers keep the whole context; sliding-window layers keep at most `window` tokens (vLLM
+//! V1's hybrid KV cache manager, HF `DynamicSlidingWindowLayer`); Llama 3.2 Vision's
+//! cross-attention layers cache the image tokens, not the text.
+//!
+//! `bytes = Σ_layers elements × tokens_held(layer) × sequences × cache bytes`.
 
-use super::{shard, BudgetInputs};
+use super::BudgetInputs;
+use crate::model::ModelArch;
 
-/// KV cache bytes on one GPU of a `tp`-way group.
-pub fn per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
-    let arch = inp.arch;
-    let heads = shard(u64::from(arch.kv_heads), tp);
-    let per_token = 2 * u64::from(arch.layers) * heads * u64::from(arch.head_dim);
-    inp.kv_cache
-        .bytes_for(per_token * inp.context_tokens * inp.sequences)
+/// Layers of each kind among the self-attention layers: (global, local).
+pub fn layer_split(arch: &ModelArch) -> (u64, u64) {
+    let n = arch.self_attention_layers();
+    let local = (0..n).filter(|&i| arch.is_local_layer(i)).count() as u64;
+    (u64::from(n) - local, local)
 }
 
-/// KV cache bytes per token for the whole model (all GPUs together).
+/// Cache bytes one sequence of `tokens` tokens holds on one GPU of a `tp`-way group, with
+/// `elem_bits` bits per cached element.
+pub fn per_sequence(arch: &ModelArch, tokens: u64, tp: u64, elem_bits: u64) -> u64 {
+    let per_layer = arch.kv_elements_per_token_layer(tp);
+    let (global, local) = layer_split(arch);
+    let window = arch.sliding_window.map_or(tokens, |w| u64::from(w.window));
+    let cross = arch.vision.map_or(0, |v| {
+        u64::from(v.cross_attention_layers) * u64::from(v.tokens_per_image)
+    });
+    let elements = per_layer * (global * tokens + local * tokens.min(window) + cross);
+    (elements * elem_bits).div_ceil(8)
+}
+
+/// KV cache bytes on one GPU of a `tp`-way group for the scenario's sequences × context.
+pub fn per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
+    per_sequence(inp.arch, inp.context_tokens, tp, inp.kv_cache.bits()) * inp.sequences
+}
+
+/// KV cache bytes per token of context for the whole model (all GPUs), counting every layer.
 pub fn bytes_per_token(inp: &BudgetInputs) -> u64 {
-    inp.kv_cache.bytes_for(inp.arch.kv_elements_per_token())
+    (inp.arch.kv_elements_per_token() * inp.kv_cache.bits()).div_ceil(8)
 }

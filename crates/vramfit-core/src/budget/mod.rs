@@ -1,5 +1,5 @@
 //! The per-component budget of one GPU of a deployment. One file per component; each opens with
-//! its formula and source.
+//! its formula and source. Engines (`crate::engine`) reuse these and add their own allocation policy.
 //!
 //! All figures are for **one** GPU of a tensor-parallel group of `tp` GPUs (tp = 1: a single card);
 //! `crate::estimate` multiplies them out to the whole deployment.
@@ -11,9 +11,12 @@ pub mod runtime;
 pub mod weights;
 
 use crate::catalog::GpuArch;
+use crate::engine::Engine;
+use crate::format::WeightFormat;
 use crate::model::ModelArch;
 use crate::precision::Precision;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// A part of the memory budget. The UI maps each to its label and guidance in one `match`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -31,6 +34,13 @@ pub enum ComponentId {
     CublasWorkspace,
     /// NCCL communicator buffers (only with more than one GPU per model replica).
     CommunicationBuffers,
+    /// Memory outside the framework allocator that the engine's profiler attributes to itself
+    /// (kernel images loaded after its baseline, library handles).
+    EngineOverhead,
+    /// CUDA graphs captured for decoding (their private memory pool).
+    CudaGraphs,
+    /// The engine's request bookkeeping (SGLang's `req_to_token` pool).
+    RequestPool,
     /// Memory the caching allocator holds beyond live tensors (segment rounding).
     AllocatorReserve,
 }
@@ -44,13 +54,52 @@ pub struct Component {
     pub bytes: u64,
 }
 
+/// Weights and their allocator rounding per tensor-parallel size, computed once per estimate
+/// (the recommendation evaluates hundreds of plans with the same model).
+#[derive(Clone, Debug)]
+pub struct Footprint {
+    /// Per tp: (weight bytes, allocator rounding of the weights).
+    by_tp: BTreeMap<u64, (u64, u64)>,
+    /// Bytes of the largest single weight tensor per GPU at tp = 1.
+    pub largest_tensor: u64,
+}
+
+impl Footprint {
+    /// Weights of `arch` in `format` for each tensor-parallel size in `tps`.
+    pub fn new(arch: &ModelArch, format: WeightFormat, tps: &[u64]) -> Footprint {
+        let mut by_tp = BTreeMap::new();
+        let mut largest_tensor = 0;
+        for &tp in tps {
+            let tensors = weights::per_gpu_tensors(arch, format, tp.max(1));
+            if tp <= 1 {
+                largest_tensor = tensors.iter().copied().max().unwrap_or(0);
+            }
+            by_tp.insert(
+                tp.max(1),
+                (weights::total(&tensors), reserve::per_gpu(&tensors)),
+            );
+        }
+        Footprint {
+            by_tp,
+            largest_tensor,
+        }
+    }
+
+    /// (weights, allocator rounding) on one GPU of a `tp`-way group; zero if `tp` was not prepared.
+    pub fn get(&self, tp: u64) -> (u64, u64) {
+        self.by_tp.get(&tp.max(1)).copied().unwrap_or((0, 0))
+    }
+}
+
 /// What the components of one GPU depend on.
 #[derive(Clone, Copy, Debug)]
 pub struct BudgetInputs<'a> {
     /// Architecture.
     pub arch: &'a ModelArch,
     /// Weight storage.
-    pub weights: Precision,
+    pub weights: WeightFormat,
+    /// Weights per tp, precomputed.
+    pub footprint: &'a Footprint,
     /// KV cache storage.
     pub kv_cache: Precision,
     /// Tokens per sequence.
@@ -63,14 +112,23 @@ pub struct BudgetInputs<'a> {
     pub tensor_parallel: u32,
     /// GPU generation, when known.
     pub gpu_arch: Option<GpuArch>,
+    /// Serving engine, if one is chosen.
+    pub engine: Option<&'a Engine>,
 }
 
-/// Every component of one GPU, in display order. Zero-byte components are left out.
+impl BudgetInputs<'_> {
+    /// The tensor-parallel degree as `u64` (at least 1).
+    pub fn tp(&self) -> u64 {
+        u64::from(self.tensor_parallel.max(1))
+    }
+}
+
+/// Every component of one GPU for engine-neutral serving, in display order (zeros left out).
 pub fn per_gpu(inp: &BudgetInputs) -> Vec<Component> {
-    let tp = u64::from(inp.tensor_parallel.max(1));
-    let weights = weights::per_gpu_tensors(inp.arch, inp.weights, tp);
-    let list = [
-        (ComponentId::Weights, weights::total(&weights)),
+    let tp = inp.tp();
+    let (weights, rounding) = inp.footprint.get(tp);
+    components(&[
+        (ComponentId::Weights, weights),
         (ComponentId::KvCache, kv_cache::per_gpu(inp, tp)),
         (ComponentId::Activations, activations::per_gpu(inp, tp)),
         (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
@@ -82,11 +140,18 @@ pub fn per_gpu(inp: &BudgetInputs) -> Vec<Component> {
             ComponentId::CommunicationBuffers,
             runtime::communication_buffers(inp.tensor_parallel),
         ),
-        (ComponentId::AllocatorReserve, reserve::per_gpu(&weights)),
-    ];
-    list.into_iter()
+        (
+            ComponentId::AllocatorReserve,
+            reserve::segments() + rounding,
+        ),
+    ])
+}
+
+/// A component list from `(id, bytes)` pairs, zeros left out.
+pub fn components(list: &[(ComponentId, u64)]) -> Vec<Component> {
+    list.iter()
         .filter(|(_, bytes)| *bytes > 0)
-        .map(|(id, bytes)| Component { id, bytes })
+        .map(|&(id, bytes)| Component { id, bytes })
         .collect()
 }
 

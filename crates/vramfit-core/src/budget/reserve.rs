@@ -9,7 +9,6 @@
 //! segment; fragmentation that grows over a long run (PyTorch's `expandable_segments` note) is what
 //! the user's headroom is for.
 
-use super::weights::StoredTensor;
 use crate::bytes::{round_up, MIB};
 
 const SMALL: u64 = MIB;
@@ -17,10 +16,14 @@ const MID_LIMIT: u64 = 10 * MIB;
 const MID_SEGMENT: u64 = 20 * MIB;
 const SMALL_SEGMENT: u64 = 2 * MIB;
 
-/// Bytes reserved beyond the stored tensors on one GPU.
-pub fn per_gpu(weights: &[StoredTensor]) -> u64 {
-    let rounding: u64 = weights.iter().map(|t| t.count * waste(t.bytes)).sum();
-    rounding + MID_SEGMENT + SMALL_SEGMENT
+/// Rounding of the stored tensors (one entry per allocation) on one GPU.
+pub fn per_gpu(weights: &[u64]) -> u64 {
+    weights.iter().map(|b| waste(*b)).sum()
+}
+
+/// The pooled segments every process holds: one 20 MiB mid-size segment and one 2 MiB small one.
+pub fn segments() -> u64 {
+    MID_SEGMENT + SMALL_SEGMENT
 }
 
 /// Unusable bytes the allocator adds to one tensor of `bytes`.
@@ -49,10 +52,10 @@ mod tests {
         assert_eq!(waste(100), 412);
         // 95 MiB → 96 MiB segment, 1 MiB left: not split, charged.
         assert_eq!(waste(95 * MIB), MIB);
-        // 93.5 MiB → 94 MiB segment... 0.5 MiB left: charged.
+        // 93.5 MiB → 94 MiB segment, 0.5 MiB left: charged.
         assert_eq!(waste(93 * MIB + MIB / 2), MIB / 2);
-        // 91 MiB → 92 MiB: exactly 1 MiB left, not > 1 MiB: charged.
-        assert_eq!(waste(91 * MIB), MIB);
+        // 90.5 MiB → 92 MiB segment, 1.5 MiB left: split off, reusable.
+        assert_eq!(waste(90 * MIB + MIB / 2), 0);
         assert_eq!(waste(96 * MIB), 0);
     }
 }

@@ -20,7 +20,7 @@
 //! Entries are ordered by family (as in [`Family::ALL`]), then by size.
 
 use super::CatalogModel;
-use crate::model::{Family, ModelArch};
+use crate::model::{Family, ModelArch, SlidingWindow};
 
 /// Builds a [`ModelArch`] from `config.json` values, in the order the config lists them here:
 /// layers, hidden, heads, KV heads, head width, MLP width, vocabulary, tied embeddings, context.
@@ -37,7 +37,7 @@ const fn arch(
     tied_embeddings: bool,
     max_position: u32,
 ) -> ModelArch {
-    ModelArch {
+    ModelArch::dense(
         family,
         layers,
         hidden,
@@ -48,7 +48,17 @@ const fn arch(
         vocab,
         tied_embeddings,
         max_position,
-    }
+    )
+}
+
+/// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
+/// `window` tokens (`sliding_window`; Gemma 2 alternates, Gemma 3 `sliding_window_pattern` = 6).
+const fn swa(mut a: ModelArch, window: u32, global_every: u32) -> ModelArch {
+    a.sliding_window = Some(SlidingWindow {
+        window,
+        global_every,
+    });
+    a
 }
 
 /// The catalog of models, ordered by family then size. Ids are stable (they appear in shared URLs
@@ -265,7 +275,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-2-2b-it",
         published_params: 2_614_341_888,
         source: "HF safetensors metadata: 2,614,341,888 (2.61B)",
-        arch: arch(Family::Gemma2, 26, 2304, 8, 4, 256, 9216, 256000, true, 8192),
+        arch: swa(arch(Family::Gemma2, 26, 2304, 8, 4, 256, 9216, 256000, true, 8192), 4096, 2),
     },
     CatalogModel {
         id: "gemma-2-9b-it",
@@ -273,7 +283,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-2-9b-it",
         published_params: 9_241_705_984,
         source: "HF safetensors metadata: 9,241,705,984 (9.24B)",
-        arch: arch(Family::Gemma2, 42, 3584, 16, 8, 256, 14336, 256000, true, 8192),
+        arch: swa(arch(Family::Gemma2, 42, 3584, 16, 8, 256, 14336, 256000, true, 8192), 4096, 2),
     },
     CatalogModel {
         id: "gemma-2-27b-it",
@@ -281,7 +291,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-2-27b-it",
         published_params: 27_227_128_320,
         source: "HF safetensors metadata: 27.2B; KerasHub Gemma 2 27B preset 27,227,128,320",
-        arch: arch(Family::Gemma2, 46, 4608, 32, 16, 128, 36864, 256000, true, 8192),
+        arch: swa(arch(Family::Gemma2, 46, 4608, 32, 16, 128, 36864, 256000, true, 8192), 4096, 2),
     },
     // ----- Gemma 3 (text-only sizes) -----
     CatalogModel {
@@ -290,7 +300,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-3-270m",
         published_params: 268_098_176,
         source: "HF safetensors metadata: 268,098,176 (268M; card says 270M)",
-        arch: arch(Family::Gemma3, 18, 640, 4, 1, 256, 2048, 262144, true, 32768),
+        arch: swa(arch(Family::Gemma3, 18, 640, 4, 1, 256, 2048, 262144, true, 32768), 512, 6),
     },
     CatalogModel {
         id: "gemma-3-1b-it",
@@ -298,7 +308,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-3-1b-it",
         published_params: 999_885_952,
         source: "HF safetensors metadata: BF16 999,885,952 (1B)",
-        arch: arch(Family::Gemma3, 26, 1152, 4, 1, 256, 6912, 262144, true, 32768),
+        arch: swa(arch(Family::Gemma3, 26, 1152, 4, 1, 256, 6912, 262144, true, 32768), 512, 6),
     },
     // ----- Phi-3 / Phi-4 -----
     CatalogModel {

@@ -6,9 +6,13 @@
 //! read, with the wrapper's keys as fallback. Unknown keys are ignored. A missing key that has no
 //! default in `transformers` is an error naming the key; where `transformers` has a default, it is
 //! used (`num_key_value_heads` = heads, `head_dim` = hidden / heads, `tie_word_embeddings` and
-//! `max_position_embeddings` per family).
+//! `max_position_embeddings` per family). Mixture-of-experts keys (`num_local_experts` /
+//! `num_experts` / `n_routed_experts`, `moe_intermediate_size`, `n_shared_experts`,
+//! `first_k_dense_replace`, `interleave_moe_layer_step`), MLA ranks (`kv_lora_rank`, …), sliding
+//! windows (`sliding_window`, `layer_types`, `sliding_window_pattern`, Llama 4's
+//! `attention_chunk_size`) and a `vision_config` are read where present.
 
-use crate::model::{Family, ModelArch};
+use crate::model::{Family, Mla, ModelArch, Moe, SlidingWindow, Vision};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -89,6 +93,17 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
             })
         }
     };
+    let mla = read_mla(&keys)?;
+    let head_dim = mla.map_or(head_dim, |m| m.qk_nope_head_dim + m.qk_rope_head_dim);
+    let moe = read_moe(&keys, family)?;
+    let intermediate = match (keys.optional_count("intermediate_size_mlp")?, moe) {
+        (Some(i), _) => i,
+        (None, Some(m)) => keys
+            .optional_count("intermediate_size")?
+            .unwrap_or(m.expert_intermediate),
+        (None, None) => keys.count("intermediate_size")?,
+    };
+    let vision = read_vision(outer, &keys, hidden, &model_type)?;
     Ok(ModelArch {
         family,
         layers,
@@ -96,19 +111,175 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         heads,
         kv_heads,
         head_dim,
-        intermediate: keys.count("intermediate_size")?,
+        intermediate,
         vocab: keys.count("vocab_size")?,
         tied_embeddings,
         max_position: keys
             .optional_count("max_position_embeddings")?
             .unwrap_or(default_max_position),
+        sliding_window: read_sliding_window(&keys, family, layers)?,
+        moe,
+        mla,
+        vision,
     })
+}
+
+/// MLA ranks (`kv_lora_rank` present): DeepSeek V2/V3.
+fn read_mla(keys: &Keys) -> Result<Option<Mla>, ConfigError> {
+    let Some(kv_lora_rank) = keys.optional_count("kv_lora_rank")? else {
+        return Ok(None);
+    };
+    Ok(Some(Mla {
+        q_lora_rank: keys.optional_count("q_lora_rank")?.unwrap_or(0),
+        kv_lora_rank,
+        qk_nope_head_dim: keys.count("qk_nope_head_dim")?,
+        qk_rope_head_dim: keys.count("qk_rope_head_dim")?,
+        v_head_dim: keys.count("v_head_dim")?,
+    }))
+}
+
+/// Mixture-of-experts keys, under each family's names.
+fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
+    let experts =
+        match keys.first_count(&["num_local_experts", "num_experts", "n_routed_experts"])? {
+            Some(e) if e > 1 => e,
+            _ => return Ok(None),
+        };
+    let active = keys
+        .first_count(&["num_experts_per_tok", "experts_per_token"])?
+        .ok_or(ConfigError::MissingKey {
+            key: "num_experts_per_tok",
+        })?;
+    let expert_intermediate = match keys.optional_count("moe_intermediate_size")? {
+        Some(i) => i,
+        None => keys.count("intermediate_size")?,
+    };
+    let shared_intermediate = match family {
+        Family::Llama4 => expert_intermediate,
+        _ => match keys.optional_count("shared_expert_intermediate_size")? {
+            Some(s) => s,
+            None => keys.optional_count("n_shared_experts")?.unwrap_or(0) * expert_intermediate,
+        },
+    };
+    Ok(Some(Moe {
+        experts,
+        active,
+        expert_intermediate,
+        shared_intermediate,
+        first_dense_layers: keys.optional_count("first_k_dense_replace")?.unwrap_or(0),
+        moe_every: keys
+            .first_count(&[
+                "interleave_moe_layer_step",
+                "moe_layer_freq",
+                "decoder_sparse_step",
+            ])?
+            .unwrap_or(1),
+        router_bias: family == Family::GptOss
+            || keys.get("topk_method").and_then(Value::as_str) == Some("noaux_tc"),
+        expert_bias: family == Family::GptOss,
+    }))
+}
+
+/// Sliding-window layers: `layer_types` when the config lists them, else the family's pattern.
+fn read_sliding_window(
+    keys: &Keys,
+    family: Family,
+    layers: u32,
+) -> Result<Option<SlidingWindow>, ConfigError> {
+    let window = match family {
+        Family::Llama4 => keys.optional_count("attention_chunk_size")?,
+        Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe => None,
+        _ => keys.optional_count("sliding_window")?,
+    };
+    let Some(window) = window else {
+        return Ok(None);
+    };
+    if let Some(types) = keys.get("layer_types").and_then(Value::as_array) {
+        let global = types
+            .iter()
+            .filter(|t| t.as_str() == Some("full_attention"))
+            .count() as u32;
+        let global_every = if global == 0 { 0 } else { layers / global };
+        return Ok(Some(SlidingWindow {
+            window,
+            global_every,
+        }));
+    }
+    let global_every = match family {
+        Family::Gemma2 | Family::GptOss => 2,
+        Family::Gemma3 => keys.optional_count("sliding_window_pattern")?.unwrap_or(6),
+        Family::Llama4 => 4,
+        _ => 0,
+    };
+    Ok(Some(SlidingWindow {
+        window,
+        global_every,
+    }))
+}
+
+/// A vision tower from `vision_config`, counted as a ViT (per layer: attention `4h² + 4h`, MLP
+/// `2hi + h + i`, two LayerNorms `4h`; patch embedding `3p²h`; positions; a two-layer projector to
+/// the text width). Catalog entries carry the checkpoint's exact count instead.
+fn read_vision(
+    outer: &Map<String, Value>,
+    keys: &Keys,
+    text_hidden: u32,
+    model_type: &str,
+) -> Result<Option<Vision>, ConfigError> {
+    let Some(v) = outer.get("vision_config").and_then(Value::as_object) else {
+        return Ok(None);
+    };
+    let vk = Keys {
+        inner: None,
+        outer: v,
+    };
+    let layers = u64::from(
+        vk.first_count(&["num_hidden_layers", "depth"])?
+            .unwrap_or(24),
+    );
+    let h = u64::from(
+        vk.first_count(&["hidden_size", "embed_dim"])?
+            .unwrap_or(1024),
+    );
+    let i = u64::from(
+        vk.optional_count("intermediate_size")?
+            .unwrap_or(4 * h as u32),
+    );
+    let patch = u64::from(vk.optional_count("patch_size")?.unwrap_or(14));
+    let image = u64::from(vk.optional_count("image_size")?.unwrap_or(336));
+    let t = u64::from(text_hidden);
+    let positions = (image / patch.max(1)).pow(2);
+    let params = layers * (4 * h * h + 4 * h + 2 * h * i + h + i + 4 * h)
+        + 3 * patch * patch * h
+        + (positions + 1) * h
+        + h * t
+        + t
+        + t * t
+        + t;
+    let tokens = if model_type.starts_with("llava_next") {
+        positions * 5 + 48
+    } else {
+        positions
+    };
+    let cross = keys
+        .get("cross_attention_layers")
+        .and_then(Value::as_array)
+        .map_or(0, |a| a.len() as u32);
+    Ok(Some(Vision {
+        params,
+        tokens_per_image: u32::try_from(tokens).unwrap_or(u32::MAX),
+        cross_attention_layers: cross,
+    }))
 }
 
 /// The family for a `model_type`, including the wrappers whose `text_config` holds a known family.
 fn family_of(model_type: &str) -> Option<Family> {
     match model_type {
         "gemma3" => Some(Family::Gemma3),
+        "qwen2_vl" | "qwen2_5_vl" | "qwen2_5_vl_text" | "qwen2_vl_text" => Some(Family::Qwen2),
+        "llama4" => Some(Family::Llama4),
+        "mllama" | "mllama_text_model" => Some(Family::Llama),
+        "kimi_k2" => Some(Family::DeepseekV3),
         other => Family::ALL.into_iter().find(|f| f.model_type() == other),
     }
 }
@@ -123,6 +294,11 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::Gemma2 => (true, 8192),
         Family::Gemma3 => (true, 131072),
         Family::Phi3 => (false, 4096),
+        Family::Mixtral => (false, 4096 * 32),
+        Family::Qwen3Moe => (false, 32768),
+        Family::DeepseekV2 | Family::DeepseekV3 => (false, 2048),
+        Family::GptOss => (false, 131072),
+        Family::Llama4 => (false, 4096 * 32),
     }
 }
 
@@ -152,6 +328,16 @@ impl Keys<'_> {
                 _ => Err(ConfigError::InvalidValue { key }),
             },
         }
+    }
+
+    /// The first of several synonymous keys that is present.
+    fn first_count(&self, names: &[&'static str]) -> Result<Option<u32>, ConfigError> {
+        for &name in names {
+            if let Some(v) = self.optional_count(name)? {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
     }
 
     fn count(&self, key: &'static str) -> Result<u32, ConfigError> {

@@ -1,0 +1,283 @@
+//! llama.cpp: model buffers per device, a KV buffer of `n_ctx` cells, a compute buffer sized by
+//! `n_ubatch`, and what partial offload leaves in host RAM (notes:
+//! `shared/engines/llamacpp-sglang-transformers.md` §1, traced in llama.cpp's source).
+//!
+//! - **Placement** (`src/llama-model.cpp::load_tensors`, since #18148): `n_gpu_layers` counts the
+//!   repeating layers plus one output layer; `i_gpu_start = max(n_layer + 1 − ngl, 0)` and layer
+//!   `il ≥ i_gpu_start` is on a GPU, the output layer (`il = n_layer`) first. Layers are split over
+//!   several GPUs in contiguous runs (equal cards: equal shares). `token_embd` always stays in host
+//!   RAM; a tied embedding is loaded a second time as the output on the output device.
+//! - **KV** (`src/llama-kv-cache.cpp`): per attention layer `cells × (n_embd_k_gqa·bytes(type_k) +
+//!   n_embd_v_gqa·bytes(type_v))` on the layer's device; `cells = PAD(n_ctx, 256)` (unified) or
+//!   `n_seq × PAD(PAD(n_ctx,256)/n_seq, 256)`; sliding-window layers
+//!   `PAD(min(cells, n_swa·(unified ? n_seq : 1) + n_ubatch), 256)` per stream. Cache types: f16 2 B,
+//!   q8_0 34/32, q4_0 18/32, q4_1 20/32, q5_0 22/32, q5_1 24/32, iq4_nl 18/32 (ggml blocks of 32).
+//! - **Compute buffer** (`src/llama-context.cpp::sched_reserve`): `ub = min(n_ubatch, n_batch, n_ctx)`,
+//!   `unit = E·ub·4`; logits `V·n_out·4 + unit` (`n_out` = `n_parallel` in `llama-server` since
+//!   #23861, else `ub`; on the last GPU); FFN `2·n_ff·ub·4 + 3·unit (+ cells·ub·2 mask with FA)`;
+//!   without flash attention the score matrix `cells·ub·heads·4 + cells·ub·4 + 4·unit`. Buffer =
+//!   max of those, × 1.1 + 30 MiB for ggml-alloc fragmentation (the notes' allowance; exact only via
+//!   llama.cpp's own dry run). With pipeline parallelism (several GPUs, all layers offloaded) each
+//!   GPU adds `3·(unit + mask)`; with the output layer on the CPU and `ub ≥ 32`, op offload stages
+//!   `output.weight` in GPU 0's compute buffer.
+//! - **Outside the buffers**: the CUDA context (as for PyTorch) and cuBLAS's workspace
+//!   (`ggml-cuda/common.cuh`: 32 MiB Hopper+, 4 MiB otherwise).
+//! - **Host RAM**: `token_embd`, the CPU layers and their KV, the output buffer `V·4·n_seq`, and the
+//!   host compute buffer `unit + cells·ub·(FA ? 2 : 4)`.
+
+use super::{ratio, EngineBudget, KvReport};
+use crate::budget::{components, runtime, BudgetInputs, ComponentId};
+use crate::bytes::{round_up, MIB};
+use crate::catalog::GpuArch;
+use crate::model::TensorKind;
+use crate::plan::Card;
+use serde::{Deserialize, Serialize};
+
+/// llama.cpp settings, named as its options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlamaCpp {
+    /// `-c / n_ctx`: total cells (default: context × parallel sequences).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_ctx: Option<u32>,
+    /// `-b / n_batch` (default 2048).
+    #[serde(default = "default_batch")]
+    pub n_batch: u32,
+    /// `-ub / n_ubatch` (default 512).
+    #[serde(default = "default_ubatch")]
+    pub n_ubatch: u32,
+    /// `-np / n_parallel` (default: the workload's sequences).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_parallel: Option<u32>,
+    /// `-fa` flash attention (default on: `auto` resolves to on for CUDA).
+    #[serde(default = "yes")]
+    pub flash_attn: bool,
+    /// `-ngl / n_gpu_layers` (default: all layers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_gpu_layers: Option<u32>,
+    /// `-ctk` cache type for K: f16, bf16, f32, q8_0, q4_0, q4_1, q5_0, q5_1, iq4_nl.
+    #[serde(default = "f16")]
+    pub cache_type_k: String,
+    /// `-ctv` cache type for V (quantised V needs flash attention).
+    #[serde(default = "f16")]
+    pub cache_type_v: String,
+    /// `--kv-unified`: one cache shared by all slots.
+    #[serde(default)]
+    pub kv_unified: bool,
+    /// `llama-server` (logits reserved for `n_parallel` rows) rather than `llama-cli`.
+    #[serde(default = "yes")]
+    pub server: bool,
+}
+
+fn default_batch() -> u32 {
+    2048
+}
+fn default_ubatch() -> u32 {
+    512
+}
+fn yes() -> bool {
+    true
+}
+fn f16() -> String {
+    "f16".into()
+}
+
+impl Default for LlamaCpp {
+    fn default() -> LlamaCpp {
+        LlamaCpp {
+            n_ctx: None,
+            n_batch: default_batch(),
+            n_ubatch: default_ubatch(),
+            n_parallel: None,
+            flash_attn: true,
+            n_gpu_layers: None,
+            cache_type_k: f16(),
+            cache_type_v: f16(),
+            kv_unified: false,
+            server: true,
+        }
+    }
+}
+
+/// Bits per element of a llama.cpp cache type (`None` for an unknown name).
+pub fn cache_type_bits(name: &str) -> Option<u64> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "f32" => 32,
+        "f16" | "bf16" => 16,
+        "q8_0" => 34 * 8 / 32,
+        "q4_0" | "iq4_nl" => 18 * 8 / 32,
+        "q4_1" => 20 * 8 / 32,
+        "q5_0" => 22 * 8 / 32,
+        "q5_1" => 24 * 8 / 32,
+        _ => return None,
+    })
+}
+
+fn pad256(x: u64) -> u64 {
+    round_up(x.max(1), 256)
+}
+
+/// One GPU's budget (the fullest of the `devices` cards) under llama.cpp.
+pub fn per_gpu(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+    let a = inp.arch;
+    let devices = inp.tp();
+    let n_layer = u64::from(a.layers);
+    let n_seq = u64::from(
+        l.n_parallel
+            .unwrap_or(u32::try_from(inp.sequences).unwrap_or(u32::MAX)),
+    )
+    .max(1);
+    let n_ctx = l.n_ctx.map_or(inp.context_tokens * n_seq, u64::from);
+    let ngl = l
+        .n_gpu_layers
+        .map_or(n_layer + 1, u64::from)
+        .min(n_layer + 1);
+    let gpu_start = n_layer + 1 - ngl;
+    let output_on_gpu = ngl >= 1;
+    let on_gpu = |il: u64| il >= gpu_start;
+    let gpu_layers = n_layer - gpu_start.min(n_layer);
+    // Contiguous runs of GPU layers per device; device d holds layers [start + d·share, …).
+    let share = gpu_layers.div_ceil(devices).max(1);
+    let device_of = |il: u64| ((il - gpu_start) / share).min(devices - 1);
+
+    // Weights per device and on the host.
+    let mut dev_weights = vec![0u64; devices as usize];
+    let mut host = 0u64;
+    let mut output_weight = 0u64;
+    for t in a.tensors() {
+        let bytes = inp.weights.tensor_bytes(&t, a);
+        match (t.layer, t.kind) {
+            (Some(il), _) if on_gpu(u64::from(il)) => {
+                dev_weights[device_of(u64::from(il)) as usize] += bytes
+            }
+            (Some(_), _) => host += bytes,
+            (None, TensorKind::TokenEmbd) => {
+                host += bytes;
+                if a.tied_embeddings {
+                    output_weight = bytes;
+                }
+            }
+            (None, TensorKind::Output) => output_weight = bytes,
+            (None, TensorKind::Vision) => host += bytes,
+            (None, _) => {
+                if output_on_gpu {
+                    dev_weights[devices as usize - 1] += bytes
+                } else {
+                    host += bytes
+                }
+            }
+        }
+    }
+    if output_on_gpu {
+        dev_weights[devices as usize - 1] += output_weight;
+    } else {
+        host += output_weight;
+    }
+
+    // KV cells and bytes per layer.
+    let cells = if l.kv_unified || n_seq == 1 {
+        pad256(n_ctx)
+    } else {
+        n_seq * pad256(pad256(n_ctx) / n_seq)
+    };
+    let ub = u64::from(l.n_ubatch)
+        .min(u64::from(l.n_batch))
+        .min(n_ctx)
+        .max(1);
+    let (bits_k, bits_v) = (
+        cache_type_bits(&l.cache_type_k).unwrap_or(16),
+        cache_type_bits(&l.cache_type_v).unwrap_or(16),
+    );
+    let per_cell_layer = match a.mla {
+        Some(m) => (u64::from(m.kv_lora_rank + m.qk_rope_head_dim) * bits_k).div_ceil(8),
+        None => {
+            let w = u64::from(a.kv_heads) * u64::from(a.head_dim);
+            (w * bits_k).div_ceil(8) + (w * bits_v).div_ceil(8)
+        }
+    };
+    let streams = if l.kv_unified { 1 } else { n_seq };
+    let swa_cells = a.sliding_window.map_or(cells, |w| {
+        let per_stream = u64::from(w.window) * if l.kv_unified { n_seq } else { 1 } + ub;
+        (pad256(per_stream.min(cells / streams)) * streams).min(cells)
+    });
+    let mut dev_kv = vec![0u64; devices as usize];
+    let mut host_kv = 0u64;
+    for il in 0..a.self_attention_layers() {
+        let c = if a.is_local_layer(il) {
+            swa_cells
+        } else {
+            cells
+        };
+        let bytes = c * per_cell_layer;
+        if on_gpu(u64::from(il)) {
+            dev_kv[device_of(u64::from(il)) as usize] += bytes;
+        } else {
+            host_kv += bytes;
+        }
+    }
+
+    // Compute buffer.
+    let e = u64::from(a.hidden);
+    let unit = e * ub * 4;
+    let n_out = if l.server { n_seq.min(ub) } else { ub };
+    let logits = u64::from(a.vocab) * n_out * 4 + unit;
+    let n_ff = a.moe.map_or(u64::from(a.intermediate), |m| {
+        u64::from(a.intermediate).max(u64::from(m.expert_intermediate) * u64::from(m.active))
+    });
+    let mask = cells * ub * if l.flash_attn { 2 } else { 4 };
+    let ffn = 2 * n_ff * ub * 4 + 3 * unit + if l.flash_attn { cells * ub * 2 } else { 0 };
+    let attn = cells * ub * u64::from(a.heads) * 4 + cells * ub * 4 + 4 * unit;
+    let layer_phase = if l.flash_attn { ffn } else { ffn.max(attn) };
+    let pipeline = devices > 1 && ngl > n_layer;
+    let staged_output = if !output_on_gpu && ub >= 32 {
+        output_weight
+    } else {
+        0
+    };
+    let compute_of = |d: u64| {
+        let last = d == devices - 1;
+        let peak = if last && output_on_gpu {
+            layer_phase.max(logits)
+        } else {
+            layer_phase
+        };
+        let staged = if d == 0 { staged_output } else { 0 };
+        let pp = if pipeline { 3 * (unit + mask) } else { 0 };
+        peak + peak / 10 + 30 * MIB + staged + pp
+    };
+    let cublas = match card.arch {
+        Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,
+        _ => 4 * MIB,
+    };
+    // The fullest device.
+    let (d, _) = (0..devices)
+        .map(|d| {
+            (
+                d,
+                dev_weights[d as usize] + dev_kv[d as usize] + compute_of(d),
+            )
+        })
+        .max_by_key(|(_, total)| *total)
+        .unwrap_or((0, 0));
+    let kv_total: u64 = dev_kv.iter().sum::<u64>() + host_kv;
+    let host_compute = unit + mask;
+    let output_buffer = u64::from(a.vocab) * 4 * n_seq;
+    EngineBudget {
+        components: components(&[
+            (ComponentId::Weights, dev_weights[d as usize]),
+            (ComponentId::KvCache, dev_kv[d as usize]),
+            (ComponentId::Activations, compute_of(d)),
+            (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+            (ComponentId::CublasWorkspace, cublas),
+        ]),
+        report: Some(KvReport {
+            kv_cache_bytes: kv_total,
+            kv_cache_tokens: cells,
+            max_concurrency: ratio(cells, (n_ctx / n_seq).max(1)),
+            budget_bytes: None,
+        }),
+        host_bytes: host + host_kv + host_compute + output_buffer,
+        failure: None,
+        preallocates: false,
+    }
+}

@@ -1,0 +1,241 @@
+//! Serving engines: how each one allocates memory, so the estimate predicts what the engine itself
+//! will report at start-up. One module per engine, each citing the engine's source.
+//!
+//! - [`vllm`]: pre-allocates `total × gpu_memory_utilization`; the KV cache is what is left after
+//!   weights, non-torch memory and the profile run's activation peak.
+//! - [`sglang`]: weights + KV pool ≈ `mem_fraction_static × free memory before loading`.
+//! - [`llama_cpp`]: model buffers per device, a KV buffer of `n_ctx` cells, a compute buffer sized
+//!   by `n_ubatch`; `n_gpu_layers` partial offload moves layers (and their KV) to host RAM.
+//! - [`transformers`]: `generate` with a growing cache: weights + cache + one layer's working set.
+//!
+//! Without an engine, [`crate::budget::per_gpu`] gives an engine-neutral budget for the scenario's
+//! sequences × context.
+
+pub mod llama_cpp;
+pub mod sglang;
+pub mod transformers;
+pub mod vllm;
+
+use crate::budget::{BudgetInputs, Component};
+use crate::plan::Card;
+use crate::scenario::{check_range, RangeError};
+use serde::{Deserialize, Serialize};
+
+/// A serving engine and its settings (the scenario's `engine` object).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// vLLM.
+    Vllm(vllm::Vllm),
+    /// SGLang.
+    Sglang(sglang::Sglang),
+    /// llama.cpp (`llama-server` / `llama-cli`).
+    LlamaCpp(llama_cpp::LlamaCpp),
+    /// Hugging Face Transformers `generate`.
+    Transformers(transformers::Transformers),
+}
+
+impl Engine {
+    /// The tensor-parallel size the engine is set to use, if it says.
+    pub fn tensor_parallel(&self) -> Option<u32> {
+        match self {
+            Engine::Vllm(v) => v.tensor_parallel_size,
+            Engine::Sglang(s) => s.tp_size,
+            Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+        }
+    }
+}
+
+/// Range checks of the engine's settings, by flag name.
+pub fn validate(engine: &Engine) -> Vec<(&'static str, RangeError)> {
+    let mut errs = Vec::new();
+    let mut check = |name, v: f64, min: f64, max: f64| {
+        if let Err(e) = check_range(v, min, max) {
+            errs.push((name, e));
+        }
+    };
+    let big = f64::from(crate::scenario::MAX_CONTEXT_TOKENS);
+    let opt = |v: Option<u32>| v.map(f64::from);
+    match engine {
+        Engine::Vllm(v) => {
+            check(
+                "gpu_memory_utilization",
+                v.gpu_memory_utilization,
+                0.05,
+                1.0,
+            );
+            for (n, x, min, max) in [
+                ("max_model_len", opt(v.max_model_len), 16.0, big),
+                ("max_num_seqs", opt(v.max_num_seqs), 1.0, 100_000.0),
+                (
+                    "max_num_batched_tokens",
+                    opt(v.max_num_batched_tokens),
+                    16.0,
+                    big,
+                ),
+                (
+                    "tensor_parallel_size",
+                    opt(v.tensor_parallel_size),
+                    1.0,
+                    64.0,
+                ),
+            ] {
+                if let Some(x) = x {
+                    check(n, x, min, max);
+                }
+            }
+            if !matches!(
+                v.kv_cache_dtype.as_deref(),
+                None | Some("auto" | "fp8" | "fp8_e4m3" | "fp8_e5m2")
+            ) {
+                errs.push(("kv_cache_dtype", RangeError::Invalid));
+            }
+        }
+        Engine::Sglang(s) => {
+            if let Some(m) = s.mem_fraction_static {
+                check("mem_fraction_static", m, 0.05, 1.0);
+            }
+            for (n, x, min, max) in [
+                ("context_length", opt(s.context_length), 16.0, big),
+                (
+                    "chunked_prefill_size",
+                    opt(s.chunked_prefill_size),
+                    16.0,
+                    big,
+                ),
+                ("tp_size", opt(s.tp_size), 1.0, 64.0),
+                (
+                    "max_running_requests",
+                    opt(s.max_running_requests),
+                    1.0,
+                    100_000.0,
+                ),
+            ] {
+                if let Some(x) = x {
+                    check(n, x, min, max);
+                }
+            }
+        }
+        Engine::LlamaCpp(l) => {
+            if let Some(c) = l.n_ctx {
+                check("n_ctx", f64::from(c), 1.0, big);
+            }
+            check("n_batch", f64::from(l.n_batch), 1.0, big);
+            check("n_ubatch", f64::from(l.n_ubatch), 1.0, big);
+            if let Some(p) = l.n_parallel {
+                check("n_parallel", f64::from(p), 1.0, 4096.0);
+            }
+            for (n, t) in [
+                ("cache_type_k", &l.cache_type_k),
+                ("cache_type_v", &l.cache_type_v),
+            ] {
+                if llama_cpp::cache_type_bits(t).is_none() {
+                    errs.push((n, RangeError::Invalid));
+                }
+            }
+            if !l.flash_attn && llama_cpp::cache_type_bits(&l.cache_type_v).is_some_and(|b| b < 16)
+            {
+                // llama_context: "quantized V cache was requested, but this requires Flash Attention".
+                errs.push(("cache_type_v", RangeError::Invalid));
+            }
+        }
+        Engine::Transformers(t) => {
+            if let Some(b) = t.batch_size {
+                check("batch_size", f64::from(b), 1.0, 100_000.0);
+            }
+            check("max_new_tokens", f64::from(t.max_new_tokens), 1.0, big);
+            if !matches!(
+                t.attn_implementation.as_str(),
+                "sdpa" | "eager" | "flash_attention_2"
+            ) {
+                errs.push(("attn_implementation", RangeError::Invalid));
+            }
+            if !matches!(t.cache_implementation.as_str(), "dynamic" | "static") {
+                errs.push(("cache_implementation", RangeError::Invalid));
+            }
+        }
+    }
+    errs
+}
+
+/// What the engine reports about its KV cache.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KvReport {
+    /// KV cache bytes on one GPU.
+    pub kv_cache_bytes: u64,
+    /// Tokens the cache holds (the engine's own figure: whole blocks / pages / cells).
+    pub kv_cache_tokens: u64,
+    /// Requests of `context_tokens` tokens that fit at once (`tokens / max_model_len`).
+    pub max_concurrency: f64,
+    /// The memory the engine claims up front on one GPU (vLLM / SGLang), if it pre-allocates.
+    pub budget_bytes: Option<u64>,
+}
+
+/// Why an engine would refuse to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum StartFailure {
+    /// Weights, activations and overhead exceed the engine's budget: no room for any KV cache.
+    NoRoomForKvCache,
+    /// The KV cache cannot hold one request of the configured maximum length.
+    MaxModelLenTooLong {
+        /// Tokens the cache holds.
+        kv_tokens: u64,
+        /// The configured maximum length.
+        max_model_len: u64,
+    },
+    /// The budget plus memory outside it exceeds the card (vLLM V1 refuses when free memory at
+    /// start is below the requested fraction).
+    BudgetExceedsFreeMemory,
+}
+
+/// One GPU's budget under an engine.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineBudget {
+    /// Components on one GPU, in display order.
+    pub components: Vec<Component>,
+    /// The engine's KV report, if it sizes the cache itself.
+    pub report: Option<KvReport>,
+    /// Host RAM the engine needs for offloaded layers (llama.cpp partial offload), bytes.
+    pub host_bytes: u64,
+    /// Why it would not start, if so.
+    pub failure: Option<StartFailure>,
+    /// Whether the engine claims its memory up front (the verdict then reads the KV capacity, not
+    /// the headroom).
+    pub preallocates: bool,
+}
+
+/// One GPU's budget for `inp` on `card`, under the scenario's engine (or engine-neutral).
+pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
+    match inp.engine {
+        Some(Engine::Vllm(v)) => vllm::per_gpu(v, inp, card),
+        Some(Engine::Sglang(s)) => sglang::per_gpu(s, inp, card),
+        Some(Engine::LlamaCpp(l)) => llama_cpp::per_gpu(l, inp, card),
+        Some(Engine::Transformers(t)) => transformers::per_gpu(t, inp),
+        None => EngineBudget {
+            components: crate::budget::per_gpu(inp),
+            report: None,
+            host_bytes: 0,
+            failure: None,
+            preallocates: false,
+        },
+    }
+}
+
+/// `tokens / max_len` as a ratio (the engines print it with two decimals).
+pub(crate) fn ratio(tokens: u64, max_len: u64) -> f64 {
+    if max_len == 0 {
+        0.0
+    } else {
+        tokens as f64 / max_len as f64
+    }
+}
+
+/// `fraction` (0–1, from a float setting) of `bytes`, rounded down, as the engines compute it.
+pub(crate) fn fraction_of(bytes: u64, fraction: f64) -> u64 {
+    if fraction.is_finite() && fraction > 0.0 {
+        (bytes as f64 * fraction.min(1.0)) as u64
+    } else {
+        0
+    }
+}

@@ -1,0 +1,135 @@
+//! Hugging Face Transformers `generate`: weights + a growing cache + one layer's working set
+//! (notes: `shared/engines/llamacpp-sglang-transformers.md` §3; `cache_utils.py`,
+//! `generation/utils.py`, `modeling_llama.py`, `integrations/sdpa_attention.py`).
+//!
+//! Two phases, the larger sets the peak (B = batch, s = prompt, T = prompt + new tokens, p = model
+//! dtype bytes, h / h_kv heads, d head dim):
+//! - **Prefill** (one forward over the whole prompt, no chunking): the prompt's cache
+//!   `2·L·B·h_kv·d·s·p`, plus one layer's working set — MLP `3·B·s·I·p + 2·B·s·H·p`; attention with
+//!   `sdpa` expands GQA keys/values with `repeat_kv` (`2·B·h·s·d·p`), `eager` materialises the
+//!   scores `B·h·s²·(p + 4)` (fp32 softmax) — plus the last position's logits `B·V·(p + 4)`
+//!   (`logits_to_keep = 1` since 4.45).
+//! - **End of generation**: the full cache `2·L·B·h_kv·d·T·p`, the `torch.cat` transient of one
+//!   layer (`DynamicLayer.update` allocates the T+1 tensor while the old one lives), `repeat_kv` of
+//!   one layer's whole cache at each decode step, and the logits with the sampler's fp32 copies.
+//!   A `static` cache is allocated at full length from the start (no transient).
+//! Plus the CUDA context, cuBLAS workspace and the allocator's segment rounding.
+
+use super::{EngineBudget, KvReport};
+use crate::budget::{components, kv_cache, reserve, runtime, BudgetInputs, ComponentId};
+use serde::{Deserialize, Serialize};
+
+/// `generate` settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Transformers {
+    /// Sequences generated together (batch × beams × return sequences; default: the workload's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_size: Option<u32>,
+    /// `max_new_tokens` (default 256); the prompt is the rest of the context.
+    #[serde(default = "default_new")]
+    pub max_new_tokens: u32,
+    /// `attn_implementation`: `sdpa` (default) or `eager`.
+    #[serde(default = "sdpa")]
+    pub attn_implementation: String,
+    /// `cache_implementation`: `dynamic` (default) or `static`.
+    #[serde(default = "dynamic")]
+    pub cache_implementation: String,
+}
+
+fn default_new() -> u32 {
+    256
+}
+fn sdpa() -> String {
+    "sdpa".into()
+}
+fn dynamic() -> String {
+    "dynamic".into()
+}
+
+impl Default for Transformers {
+    fn default() -> Transformers {
+        Transformers {
+            batch_size: None,
+            max_new_tokens: default_new(),
+            attn_implementation: sdpa(),
+            cache_implementation: dynamic(),
+        }
+    }
+}
+
+/// The peak of `generate` on one GPU. With several GPUs `device_map="auto"` splits the layers:
+/// weights and cache divide, the working set of a layer does not.
+pub fn per_gpu(t: &Transformers, inp: &BudgetInputs) -> EngineBudget {
+    let a = inp.arch;
+    let p = inp.weights.compute_bytes();
+    let devices = inp.tp();
+    let (weights, rounding) = inp.footprint.get(1);
+    let weights = weights.div_ceil(devices);
+    let batch = t.batch_size.map_or(inp.sequences, u64::from).max(1);
+    let total = inp.context_tokens.max(1);
+    let prompt = total.saturating_sub(u64::from(t.max_new_tokens)).max(1);
+    let bits = inp.kv_cache.bits();
+    let (h, i, v) = (
+        u64::from(a.hidden),
+        u64::from(a.intermediate),
+        u64::from(a.vocab),
+    );
+    let (heads, d) = (u64::from(a.heads), u64::from(a.head_dim));
+    let eager = t.attn_implementation == "eager";
+    let is_static = t.cache_implementation == "static";
+    let layer_kv = |tokens: u64| {
+        kv_cache::per_sequence(a, tokens, 1, bits) * batch / u64::from(a.layers.max(1))
+    };
+
+    let mlp = 3 * batch * prompt * i * p + 2 * batch * prompt * h * p;
+    let attn = if eager {
+        batch * heads * prompt * prompt * (p + 4)
+    } else {
+        2 * batch * heads * prompt * d * p
+    };
+    let logits = batch * v * (p + 4);
+    let prefill_cache = if is_static {
+        kv_cache::per_sequence(a, total, 1, bits) * batch
+    } else {
+        kv_cache::per_sequence(a, prompt, 1, bits) * batch
+    };
+    let prefill = prefill_cache + mlp.max(attn) + logits;
+
+    let full_cache = kv_cache::per_sequence(a, total, 1, bits) * batch;
+    let transient = if is_static { 0 } else { layer_kv(total) };
+    let repeat = 2 * batch * heads * total * d * p;
+    let decode = full_cache + transient + repeat + 2 * logits;
+
+    let (cache, working) = if prefill > decode {
+        (prefill_cache, prefill - prefill_cache)
+    } else {
+        (full_cache, decode - full_cache)
+    };
+    let cache = cache.div_ceil(devices);
+    EngineBudget {
+        components: components(&[
+            (ComponentId::Weights, weights),
+            (ComponentId::KvCache, cache),
+            (ComponentId::Activations, working),
+            (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+            (
+                ComponentId::CublasWorkspace,
+                runtime::cublas_workspace(inp.gpu_arch),
+            ),
+            (
+                ComponentId::AllocatorReserve,
+                reserve::segments() + rounding,
+            ),
+        ]),
+        report: Some(KvReport {
+            kv_cache_bytes: full_cache,
+            kv_cache_tokens: total * batch,
+            max_concurrency: batch as f64,
+            budget_bytes: None,
+        }),
+        host_bytes: 0,
+        failure: None,
+        preallocates: false,
+    }
+}

@@ -1,0 +1,234 @@
+//! vLLM: what it reports at start-up (weights, non-torch memory, activation peak, KV cache GiB,
+//! KV tokens, maximum concurrency), from its source (notes: `shared/engines/vllm-memory.md`).
+//!
+//! - **Budget** = `total_gpu_memory × gpu_memory_utilization` (`worker.py::determine_num_available_blocks`
+//!   in V0, `v1/worker/gpu_worker.py::determine_available_memory` in V1).
+//! - **Weights** = the parameters as loaded (`DeviceMemoryProfiler` around `load_model`), plus the
+//!   rotary `cos_sin_cache` buffer `max_position × head_dim × b` (`rotary_embedding.py::RotaryEmbedding`)
+//!   and the vocabulary padded to a multiple of 64 (`vocab_parallel_embedding.py::pad_vocab_size`).
+//! - **Non-torch**: v0.6.4 and older (`version: "v0-legacy"`) count `used − torch allocated`, i.e.
+//!   the whole CUDA context (0.35 GiB on an RTX 3090, issue #10517). Later versions take the
+//!   baseline after the context exists and count only what appears after it: kernel images loaded
+//!   later (0.01 GiB; +0.07 GiB once bitsandbytes kernels load; +0.06 GiB for the V1 engine), and
+//!   with TP > 1 two NCCL communicators (`PyNcclCommunicator` and torch's `ProcessGroupNCCL`:
+//!   544 MB each for 2 ranks, 688 MB for more, NVIDIA/nccl#964) plus custom all-reduce IPC buffers
+//!   (16 MiB). In those versions the CUDA context sits outside the budget.
+//! - **Activation peak** of the profile run (`model_runner.py::profile_run` V0, `_dummy_run` +
+//!   `_dummy_sampler_run` V1): `max_num_batched_tokens` tokens through the model, then sampling for
+//!   `max_num_seqs` sequences with top-k/top-p — `budget::activations::peak` — plus the cuBLAS
+//!   workspace allocated inside the profile. Default `max_num_batched_tokens`: V1 8192
+//!   (`vllm serve`); V0 `max(max_model_len, 2048)` without chunked prefill, which V0 enables by
+//!   itself above 32768 tokens (then 2048).
+//! - **KV cache** = budget − weights − non-torch − activation peak; **tokens** = whole 16-token
+//!   blocks of `bytes per token` (`CacheEngine.get_cache_block_size`); **maximum concurrency** =
+//!   tokens / `max_model_len`. Start-up fails if the cache cannot hold one `max_model_len` request
+//!   (`_check_enough_kv_cache_memory`) and, in V1, if free memory at start is below the budget.
+//! - **CUDA graphs** are captured after the KV cache is allocated, outside the budget (every version
+//!   up to 0.10). Their pool holds the per-layer outputs of the largest captured decode batch:
+//!   `min(max_num_seqs, 256 (V0) | 512 (V1)) × layers × 8·H × b`; on the public profiles this gives
+//!   0.16 / 0.38 / 0.50 GiB against 0.17 / 0.41 / 0.67 measured (fp16 cases), an estimate only.
+
+use super::{fraction_of, ratio, EngineBudget, KvReport, StartFailure};
+use crate::budget::{activations, components, kv_cache, runtime, BudgetInputs, ComponentId};
+use crate::bytes::{round_up, GIB, MIB};
+use crate::format::WeightFormat;
+use crate::plan::Card;
+use crate::precision::Precision;
+use serde::{Deserialize, Serialize};
+
+/// Which profiler regime (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VllmVersion {
+    /// V1 engine (0.8 – 0.10+, the default since 0.8).
+    #[default]
+    V1,
+    /// V0 engine, 0.6.5 – 0.10.0.
+    V0,
+    /// V0 engine, 0.6.4 and older: the CUDA context is counted inside the budget.
+    V0Legacy,
+}
+
+/// vLLM settings, named as its flags.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vllm {
+    /// `--gpu-memory-utilization` (default 0.9).
+    #[serde(default = "default_util")]
+    pub gpu_memory_utilization: f64,
+    /// `--max-model-len` (default: the workload's context).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_model_len: Option<u32>,
+    /// `--max-num-seqs` (default 256).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_num_seqs: Option<u32>,
+    /// `--max-num-batched-tokens` (default per version, see the module doc).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_num_batched_tokens: Option<u32>,
+    /// `--tensor-parallel-size` (default: the number of cards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel_size: Option<u32>,
+    /// `--kv-cache-dtype`: `auto` (the model dtype) or `fp8`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache_dtype: Option<String>,
+    /// Engine generation.
+    #[serde(default)]
+    pub version: VllmVersion,
+    /// `--enforce-eager`: no CUDA graphs.
+    #[serde(default)]
+    pub enforce_eager: bool,
+}
+
+fn default_util() -> f64 {
+    0.9
+}
+
+impl Default for Vllm {
+    fn default() -> Vllm {
+        Vllm {
+            gpu_memory_utilization: default_util(),
+            max_model_len: None,
+            max_num_seqs: None,
+            max_num_batched_tokens: None,
+            tensor_parallel_size: None,
+            kv_cache_dtype: None,
+            version: VllmVersion::V1,
+            enforce_eager: false,
+        }
+    }
+}
+
+/// vLLM's default `max_num_seqs`.
+pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
+/// Tokens per KV block.
+pub const BLOCK_TOKENS: u64 = 16;
+
+impl Vllm {
+    /// `max_model_len`, defaulting to the workload's context.
+    pub fn max_model_len(&self, inp: &BudgetInputs) -> u64 {
+        self.max_model_len.map_or(inp.context_tokens, u64::from)
+    }
+
+    /// `max_num_batched_tokens` as the scheduler resolves it.
+    pub fn batched_tokens(&self, inp: &BudgetInputs) -> u64 {
+        let len = self.max_model_len(inp);
+        match (self.max_num_batched_tokens, self.version) {
+            (Some(t), _) => u64::from(t),
+            (None, VllmVersion::V1) => 8192,
+            (None, _) if len > 32768 => 2048,
+            (None, _) => len.max(2048),
+        }
+    }
+
+    /// The KV cache element format (`auto` = the model's compute dtype).
+    pub fn kv_format(&self, inp: &BudgetInputs) -> Precision {
+        match self.kv_cache_dtype.as_deref() {
+            Some(s) if s.starts_with("fp8") => Precision::Fp8,
+            _ => inp.kv_cache,
+        }
+    }
+}
+
+/// One GPU's budget under vLLM.
+pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+    let tp = inp.tp();
+    let a = inp.arch;
+    let b = inp.weights.compute_bytes();
+    let (weights, _) = inp.footprint.get(tp);
+    let vocab_pad = (round_up(u64::from(a.vocab), 64) - u64::from(a.vocab))
+        * u64::from(a.hidden)
+        * b
+        * if a.tied_embeddings { 1 } else { 2 }
+        / tp;
+    let rotary = u64::from(a.max_position) * u64::from(a.head_dim) * b;
+    let weights = weights + vocab_pad + rotary;
+
+    let max_len = v.max_model_len(inp);
+    let seqs = u64::from(v.max_num_seqs.unwrap_or(DEFAULT_MAX_NUM_SEQS));
+    let tokens = v.batched_tokens(inp);
+    let profile_seqs = match v.version {
+        VllmVersion::V1 => seqs.min(tokens),
+        _ => seqs,
+    };
+    let activation =
+        activations::peak(inp, tp, tokens, profile_seqs) + runtime::cublas_workspace(inp.gpu_arch);
+
+    let bnb = matches!(
+        inp.weights,
+        WeightFormat::BnbInt8 | WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. }
+    );
+    let context = runtime::CUDA_CONTEXT_BYTES;
+    let (overhead, context_inside) = match v.version {
+        VllmVersion::V0Legacy => (0, true),
+        VllmVersion::V0 => (GIB / 100 + if bnb { GIB * 7 / 100 } else { 0 }, false),
+        VllmVersion::V1 => (
+            GIB / 100 + GIB * 6 / 100 + if bnb { GIB * 7 / 100 } else { 0 },
+            false,
+        ),
+    };
+    let nccl = if tp > 1 {
+        2 * runtime::communication_buffers(inp.tensor_parallel) + 16 * MIB
+    } else {
+        0
+    };
+    let budget = fraction_of(card.capacity_bytes, v.gpu_memory_utilization);
+    let used_before_kv =
+        weights + activation + overhead + nccl + if context_inside { context } else { 0 };
+    let kv_format = v.kv_format(inp);
+    let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
+    let kv_bytes = budget.saturating_sub(used_before_kv);
+    // Sliding-window layers cost at most `window` tokens per request: spread over max_model_len.
+    let per_request = kv_cache::per_sequence(a, max_len, tp, kv_format.bits()).max(1);
+    let kv_tokens = if per_request >= per_token * max_len {
+        kv_bytes / (BLOCK_TOKENS * per_token) * BLOCK_TOKENS
+    } else {
+        (kv_bytes as u128 * u128::from(max_len) / u128::from(per_request)) as u64 / BLOCK_TOKENS
+            * BLOCK_TOKENS
+    };
+    let graphs = if v.enforce_eager {
+        0
+    } else {
+        let cap = match v.version {
+            VllmVersion::V1 => 512,
+            _ => 256,
+        };
+        seqs.min(cap) * u64::from(a.layers) * 8 * u64::from(a.hidden) * b
+    };
+    let failure = if budget <= used_before_kv {
+        Some(StartFailure::NoRoomForKvCache)
+    } else if kv_tokens < max_len {
+        Some(StartFailure::MaxModelLenTooLong {
+            kv_tokens,
+            max_model_len: max_len,
+        })
+    } else if budget + if context_inside { 0 } else { context } > card.capacity_bytes {
+        Some(StartFailure::BudgetExceedsFreeMemory)
+    } else {
+        None
+    };
+    let (ctx_component, overhead_component) = if context_inside {
+        (context, 0)
+    } else {
+        (context, overhead)
+    };
+    EngineBudget {
+        components: components(&[
+            (ComponentId::Weights, weights),
+            (ComponentId::KvCache, kv_bytes),
+            (ComponentId::Activations, activation),
+            (ComponentId::CudaContext, ctx_component),
+            (ComponentId::EngineOverhead, overhead_component),
+            (ComponentId::CommunicationBuffers, nccl),
+            (ComponentId::CudaGraphs, graphs),
+        ]),
+        report: Some(KvReport {
+            kv_cache_bytes: kv_bytes,
+            kv_cache_tokens: kv_tokens,
+            max_concurrency: ratio(kv_tokens, max_len),
+            budget_bytes: Some(budget),
+        }),
+        host_bytes: 0,
+        failure,
+        preallocates: true,
+    }
+}

@@ -1,0 +1,200 @@
+//! Inverse questions for a chosen card and count: the largest context, the most concurrent
+//! sequences at the scenario's context, and the range of `gpu_memory_utilization`-style budgets that
+//! work — solved in the core by bisection over the same plan evaluation the estimate uses (every
+//! component grows monotonically with context and sequences, a property test checks it) — and the
+//! memory-vs-context curve the UI draws.
+
+use crate::budget::{kv_cache, BudgetInputs};
+use crate::engine::Engine;
+use crate::plan::{Card, Plan, Split, Verdict};
+use serde::Serialize;
+
+/// Answers for one plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Limits {
+    /// Largest context per sequence that still fits (with the scenario's sequences).
+    pub max_context_tokens: Option<u64>,
+    /// Most concurrent sequences at the scenario's context that still fit.
+    pub max_sequences: Option<u64>,
+    /// For engines that claim a fraction of the card: the smallest fraction that starts and serves
+    /// the sequences, and the largest that leaves room for what the engine allocates outside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utilization: Option<UtilizationRange>,
+}
+
+/// A range of budget fractions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct UtilizationRange {
+    /// Smallest fraction that fits.
+    pub min: f64,
+    /// Largest fraction that leaves the memory outside the budget room.
+    pub max: f64,
+}
+
+/// One point of the memory-vs-context curve.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CurvePoint {
+    /// Context per sequence.
+    pub context_tokens: u64,
+    /// Memory one GPU needs for the scenario's sequences at this context.
+    pub per_gpu_bytes: u64,
+}
+
+/// Most context tried by the solvers.
+pub const CONTEXT_CEILING: u64 = crate::scenario::MAX_CONTEXT_TOKENS as u64;
+/// Most sequences tried by the solvers.
+pub const SEQUENCES_CEILING: u64 = crate::scenario::MAX_SEQUENCES as u64;
+
+struct Setup<'a> {
+    base: BudgetInputs<'a>,
+    card: Card,
+    count: u32,
+    split: Split,
+    headroom: u32,
+}
+
+impl Setup<'_> {
+    fn fits(&self, context: u64, sequences: u64) -> bool {
+        let mut inp = self.base;
+        inp.context_tokens = context;
+        inp.sequences = sequences;
+        let engine_owned;
+        if let Some(e) = self.base.engine {
+            engine_owned = with_context(e, context);
+            inp.engine = Some(&engine_owned);
+        }
+        Plan::evaluate(&inp, self.card, self.count, self.split, self.headroom).verdict
+            == Verdict::Fits
+    }
+}
+
+/// The engine with its maximum length set to `context` (`max_model_len`, `context_length`,
+/// llama.cpp's per-sequence context).
+fn with_context(e: &Engine, context: u64) -> Engine {
+    let c = u32::try_from(context).unwrap_or(u32::MAX);
+    match e {
+        Engine::Vllm(v) => Engine::Vllm(crate::engine::vllm::Vllm {
+            max_model_len: Some(c),
+            ..v.clone()
+        }),
+        Engine::Sglang(s) => Engine::Sglang(crate::engine::sglang::Sglang {
+            context_length: Some(c),
+            ..s.clone()
+        }),
+        Engine::LlamaCpp(l) => Engine::LlamaCpp(crate::engine::llama_cpp::LlamaCpp {
+            n_ctx: None,
+            ..l.clone()
+        }),
+        Engine::Transformers(t) => Engine::Transformers(t.clone()),
+    }
+}
+
+/// Largest `x` in `1..=ceiling` with `ok(x)`, given `ok` is monotone (true then false).
+fn bisect(ceiling: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
+    if !ok(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1u64, ceiling);
+    if ok(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
+/// The limits of `plan` for the scenario in `base`.
+pub fn limits(base: &BudgetInputs, plan: &Plan, headroom: u32) -> Limits {
+    let setup = Setup {
+        base: *base,
+        card: plan.card,
+        count: plan.count,
+        split: plan.split,
+        headroom,
+    };
+    let per_replica = |s: u64| match plan.split {
+        Split::Replicas => s * u64::from(plan.count),
+        _ => s,
+    };
+    let seqs = base.sequences;
+    let max_context_tokens = bisect(CONTEXT_CEILING, |c| setup.fits(c, seqs));
+    let max_sequences = bisect(SEQUENCES_CEILING, |s| {
+        setup.fits(base.context_tokens, per_replica(s))
+    })
+    .map(per_replica);
+    let utilization = utilization_range(plan);
+    Limits {
+        max_context_tokens,
+        max_sequences,
+        utilization,
+    }
+}
+
+/// For a pre-allocating engine's plan: the fraction needed (everything inside the budget except
+/// the unused KV) and the fraction that still leaves the outside memory room.
+fn utilization_range(plan: &Plan) -> Option<UtilizationRange> {
+    let kv = plan.kv?;
+    let budget = kv.budget_bytes?;
+    let cap = plan.card.capacity_bytes as f64;
+    if cap <= 0.0 {
+        return None;
+    }
+    let outside = plan.per_gpu_bytes.saturating_sub(budget);
+    let kv_needed = kv.kv_cache_bytes as f64
+        * (f64::from(plan.sequences_per_replica) / kv.max_concurrency.max(1e-9)).min(1e9);
+    let fixed = budget.saturating_sub(kv.kv_cache_bytes) as f64;
+    Some(UtilizationRange {
+        min: ((fixed + kv_needed) / cap).min(1.0),
+        max: ((cap - outside as f64) / cap).clamp(0.0, 1.0),
+    })
+}
+
+/// Per-GPU memory of `plan` at `points` contexts from 256 tokens to `top` (log-spaced). For
+/// pre-allocating engines, the memory needed by the sequences (fixed part + their KV), not the
+/// claimed budget.
+pub fn context_curve(
+    base: &BudgetInputs,
+    plan: &Plan,
+    headroom: u32,
+    top: u64,
+    points: usize,
+) -> Vec<CurvePoint> {
+    let top = top.max(512);
+    let (lo, hi) = (256f64.ln(), (top as f64).ln());
+    let n = points.max(2);
+    (0..n)
+        .map(|k| {
+            let c = (lo + (hi - lo) * k as f64 / (n - 1) as f64).exp().round() as u64;
+            let mut inp = *base;
+            inp.context_tokens = c;
+            let engine_owned;
+            if let Some(e) = base.engine {
+                engine_owned = with_context(e, c);
+                inp.engine = Some(&engine_owned);
+            }
+            let p = Plan::evaluate(&inp, plan.card, plan.count, plan.split, headroom);
+            let per_gpu_bytes = match p.kv.filter(|k| k.budget_bytes.is_some()) {
+                Some(k) => {
+                    let tp = u64::from(match p.split {
+                        Split::TensorParallel => p.count,
+                        _ => 1,
+                    });
+                    let need = kv_cache::per_sequence(base.arch, c, tp, base.kv_cache.bits())
+                        * u64::from(p.sequences_per_replica);
+                    p.per_gpu_bytes.saturating_sub(k.kv_cache_bytes) + need
+                }
+                None => p.per_gpu_bytes,
+            };
+            CurvePoint {
+                context_tokens: c,
+                per_gpu_bytes,
+            }
+        })
+        .collect()
+}
