@@ -2,13 +2,13 @@
 //! Run: `cargo run --release -p vramfit-core --example bench_estimate`.
 
 use std::time::Instant;
-use vramfit_core::catalog::MODELS;
+use vramfit_core::catalog;
 use vramfit_core::scenario::{ModelSource, Workload};
 use vramfit_core::{estimate, Scenario};
 
 fn main() {
     let mut scenarios = Vec::new();
-    for m in MODELS.iter() {
+    for m in catalog::models() {
         let mut s = Scenario::example();
         s.model = ModelSource::Catalog(m.id.to_string());
         let Workload::Inference(inf) = &mut s.workload;

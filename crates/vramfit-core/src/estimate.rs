@@ -67,6 +67,8 @@ pub struct Estimate {
     pub model: ModelSummary,
     /// KV cache format used.
     pub kv_cache_format: Precision,
+    /// Tokens per request (the context `max_concurrency` refers to).
+    pub context_tokens: u64,
     /// Whole-deployment components (per-GPU figures × cards).
     pub components: Vec<Component>,
     /// Sum of `components`.
@@ -285,6 +287,7 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
             params,
         },
         kv_cache_format: prepared.kv_format,
+        context_tokens: base.context_tokens,
         total_bytes: components.iter().map(|c| c.bytes).sum(),
         components,
         per_gpu_bytes: plan.as_ref().map_or(0, |p| p.per_gpu_bytes),
@@ -311,10 +314,22 @@ fn collect_warnings(
     components: &[Component],
     weights: WeightFormat,
 ) {
-    match plan.map(|p| p.verdict) {
-        Some(Verdict::Tight) => warnings.push(Warning::WithinHeadroom),
-        Some(Verdict::DoesNotFit) => warnings.push(Warning::DoesNotFit),
-        Some(Verdict::Fits) => {}
+    let preallocated = plan
+        .and_then(|p| p.kv)
+        .and_then(|k| k.budget_bytes)
+        .is_some();
+    match plan.map(|p| (p, p.verdict)) {
+        Some((p, Verdict::Tight)) if preallocated => {
+            warnings.push(Warning::ConcurrencyBelowSequences {
+                max_concurrency_centi: p
+                    .kv
+                    .map_or(0, |k| (k.max_concurrency * 100.0).round() as u64),
+                sequences: p.sequences_per_replica,
+            })
+        }
+        Some((_, Verdict::Tight)) => warnings.push(Warning::WithinHeadroom),
+        Some((_, Verdict::DoesNotFit)) => warnings.push(Warning::DoesNotFit),
+        Some((_, Verdict::Fits)) => {}
         None => warnings.push(Warning::NoPlanFits),
     }
     if plan.is_some_and(|p| p.count > 1 && p.split == Split::TensorParallel && p.card.pcie_only) {

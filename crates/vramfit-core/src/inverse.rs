@@ -25,8 +25,9 @@ pub struct Limits {
 /// A range of budget fractions.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct UtilizationRange {
-    /// Smallest fraction that fits.
-    pub min: f64,
+    /// Smallest fraction that serves the sequences at this context (`None`: no fraction does,
+    /// because the card is too small for them).
+    pub min: Option<f64>,
     /// Largest fraction that leaves the memory outside the budget room.
     pub max: f64,
 }
@@ -149,9 +150,11 @@ fn utilization_range(plan: &Plan) -> Option<UtilizationRange> {
     let kv_needed = kv.kv_cache_bytes as f64
         * (f64::from(plan.sequences_per_replica) / kv.max_concurrency.max(1e-9)).min(1e9);
     let fixed = budget.saturating_sub(kv.kv_cache_bytes) as f64;
+    let max = ((cap - outside as f64) / cap).clamp(0.0, 1.0);
+    let min = (fixed + kv_needed) / cap;
     Some(UtilizationRange {
-        min: ((fixed + kv_needed) / cap).min(1.0),
-        max: ((cap - outside as f64) / cap).clamp(0.0, 1.0),
+        min: (min <= max).then_some(min),
+        max,
     })
 }
 

@@ -37,7 +37,16 @@ pub enum Warning {
         /// Why.
         failure: crate::engine::StartFailure,
     },
-    /// Part of the model lives in host RAM (llama.cpp partial offload): budget it on the host.
+    /// The engine's KV cache holds fewer full-context requests than the sequences asked for: the
+    /// rest wait in the queue.
+    ConcurrencyBelowSequences {
+        /// Requests of the full context the cache holds at once.
+        max_concurrency_centi: u64,
+        /// Sequences asked for.
+        sequences: u32,
+    },
+    /// The engine keeps part of the model in host RAM (llama.cpp: the token embedding always,
+    /// plus offloaded layers and their KV): budget it on the host.
     HostMemory {
         /// Host bytes needed.
         bytes: u64,

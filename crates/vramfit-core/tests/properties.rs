@@ -3,7 +3,7 @@
 //! per-GPU figure.
 
 use proptest::prelude::*;
-use vramfit_core::catalog::MODELS;
+use vramfit_core::catalog;
 use vramfit_core::format::WeightFormat;
 use vramfit_core::scenario::{Hardware, Inference, ModelSource, Workload};
 use vramfit_core::{estimate, Scenario};
@@ -18,7 +18,7 @@ fn scenario(
 ) -> Scenario {
     Scenario {
         version: 1,
-        model: ModelSource::Catalog(MODELS[model % MODELS.len()].id.to_string()),
+        model: ModelSource::Catalog(catalog_id(model)),
         weights,
         kv_cache: None,
         workload: Workload::Inference(Inference {
@@ -34,6 +34,11 @@ fn scenario(
         headroom_percent: 10,
         engine: None,
     }
+}
+
+fn catalog_id(i: usize) -> String {
+    let all: Vec<_> = catalog::models().collect();
+    all[i % all.len()].id.to_string()
 }
 
 fn total(s: &Scenario) -> (u64, u64) {

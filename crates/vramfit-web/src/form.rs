@@ -1,8 +1,10 @@
 //! The input fields, kept as the text the user typed (so nothing typed is ever lost), and their
 //! conversion to a core `Scenario` with a problem per field.
 
+use crate::engine_form::EngineForm;
 use leptos::prelude::*;
 use vramfit_core::estimate::{resolve_model, ScenarioError};
+use vramfit_core::format::WeightFormat;
 use vramfit_core::import::hf_config::ConfigError;
 use vramfit_core::precision::Precision;
 use vramfit_core::scenario::{
@@ -26,6 +28,8 @@ pub enum Input {
     Count,
     /// Headroom percent.
     Headroom,
+    /// An engine setting, by flag name.
+    Engine(&'static str),
 }
 
 /// What is wrong with a field.
@@ -73,6 +77,8 @@ pub struct Form {
     pub count: RwSignal<String>,
     /// Headroom percent.
     pub headroom: RwSignal<String>,
+    /// The serving engine's knobs.
+    pub engine: EngineForm,
 }
 
 impl Form {
@@ -94,7 +100,7 @@ impl Form {
         Form {
             model: RwSignal::new(model),
             config: RwSignal::new(config),
-            weights: RwSignal::new(s.weights.id().to_string()),
+            weights: RwSignal::new(s.weights.id()),
             kv: RwSignal::new(s.kv_cache.map(|p| p.id().to_string()).unwrap_or_default()),
             context: RwSignal::new(inf.context_tokens.to_string()),
             sequences: RwSignal::new(inf.sequences.to_string()),
@@ -108,6 +114,7 @@ impl Form {
             ),
             count: RwSignal::new(s.hardware.count.to_string()),
             headroom: RwSignal::new(s.headroom_percent.to_string()),
+            engine: EngineForm::new(s.engine.as_ref()),
         }
     }
 
@@ -159,10 +166,11 @@ impl Form {
         if let Err(ScenarioError::Config { error }) = resolve_model(&model) {
             problems.push((Input::Config, Problem::Config(error)));
         }
+        let engine = self.engine.engine(&mut problems);
         let scenario = Scenario {
             version: SCENARIO_VERSION,
             model,
-            weights: Precision::from_id(&self.weights.get()).unwrap_or(Precision::Bf16),
+            weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             kv_cache: Precision::from_id(&self.kv.get()),
             workload: Workload::Inference(Inference {
                 context_tokens,
@@ -175,6 +183,7 @@ impl Form {
                 count,
             },
             headroom_percent,
+            engine,
         };
         for (field, err) in scenario.validate() {
             if let Some(input) = input_of(field) {
@@ -199,6 +208,7 @@ fn input_of(field: Field) -> Option<Input> {
         Field::GpuCount => Some(Input::Count),
         Field::GpuMemory | Field::Hardware => Some(Input::GpuMemory),
         Field::Headroom => Some(Input::Headroom),
+        Field::Engine(name) => Some(Input::Engine(name)),
         Field::Version => None,
     }
 }

@@ -1,11 +1,13 @@
 //! The input half of the page: model (catalog search or pasted config.json), formats, workload,
 //! cards and headroom. Each field shows its own problem; typed text is never replaced.
 
+use crate::engine_inputs::EngineInputs;
 use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::format::params;
 use crate::text;
 use leptos::prelude::*;
-use vramfit_core::catalog::{GPUS, MODELS};
+use vramfit_core::catalog::{self, GPUS};
+use vramfit_core::format::WeightFormat;
 use vramfit_core::precision::Precision;
 use vramfit_core::Estimate;
 
@@ -44,8 +46,7 @@ pub fn Inputs(
                     {move || {
                         let f = filter.get().to_lowercase();
                         let current = form.model.get();
-                        MODELS
-                            .iter()
+                        catalog::models()
                             .filter(|m| {
                                 m.id == current
                                     || f.split_whitespace().all(|w| {
@@ -91,8 +92,13 @@ pub fn Inputs(
                         <label for="weights">"Weights"</label>
                         <select id="weights" data-testid="weights"
                             on:change=move |ev| form.weights.set(event_target_value(&ev))>
-                            {Precision::ALL.into_iter().map(|p| view! {
-                                <option value=p.id() selected=move || form.weights.get() == p.id()>{p.id()}</option>
+                            {WeightFormat::all().into_iter().map(|f| {
+                                let id = f.id();
+                                let label = text::format_label(f);
+                                let id2 = id.clone();
+                                view! {
+                                    <option value=id selected=move || form.weights.get() == id2>{label}</option>
+                                }
                             }).collect_view()}
                         </select>
                     </div>
@@ -111,9 +117,12 @@ pub fn Inputs(
             <fieldset>
                 <legend>"Workload: serving"</legend>
                 <NumberField id="ctx" label="Context per sequence (tokens, max_model_len)" value=form.context error=Signal::derive(error(Input::Context)) />
-                <NumberField id="seqs" label="Concurrent sequences (max_num_seqs)" value=form.sequences error=Signal::derive(error(Input::Sequences)) />
-                <NumberField id="chunk" label="Prefill chunk (tokens, max_num_batched_tokens)" value=form.chunk error=Signal::derive(error(Input::Chunk)) />
+                <NumberField id="seqs" label="Concurrent sequences (requests served at once)" value=form.sequences error=Signal::derive(error(Input::Sequences)) />
+                <Show when=move || form.engine.engine.get().is_empty()>
+                    <NumberField id="chunk" label="Prefill chunk (tokens per step)" value=form.chunk error=Signal::derive(error(Input::Chunk)) />
+                </Show>
             </fieldset>
+            <EngineInputs form=form.engine problems=problems />
             <fieldset>
                 <legend>"GPUs"</legend>
                 <label for="gpu">"Card"</label>
@@ -143,7 +152,7 @@ pub fn Inputs(
 
 /// A labelled text field for a number, with its problem shown below it.
 #[component]
-fn NumberField(
+pub fn NumberField(
     /// Element id (also the test id).
     id: &'static str,
     /// Visible label.

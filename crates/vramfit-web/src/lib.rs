@@ -4,12 +4,16 @@
 //! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
 //! - [`form`] — the input fields as text, and their conversion to a `Scenario`;
 //! - [`url`] — reading and writing the query string;
-//! - [`inputs`], [`result`] — the two halves of the page;
+//! - [`inputs`], [`engine_inputs`], [`result`] — the two halves of the page; [`chart`] — memory vs context;
+//! - [`engine_form`] — the engine knobs as text and their conversion to the core's `Engine`;
 //! - [`text`] — every user-visible sentence (English), one `match` per core enum;
 //! - [`format`] — number formatting;
 //! - [`panic_panel`] — turns a panic into a visible error panel.
 
 pub mod app;
+pub mod chart;
+pub mod engine_form;
+pub mod engine_inputs;
 pub mod form;
 pub mod format;
 pub mod inputs;

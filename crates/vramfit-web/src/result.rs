@@ -1,6 +1,7 @@
 //! The answer half of the page: verdict, stacked bar against the card, component table,
 //! recommendation, rules of thumb and warnings. Every figure is read from the core's `Estimate`.
 
+use crate::chart::ContextChart;
 use crate::format::{gb, gib, params, share};
 use crate::text;
 use leptos::prelude::*;
@@ -43,7 +44,9 @@ fn Answer(e: Estimate) -> impl IntoView {
                 <p class="verdict does_not_fit" data-testid="verdict">"✖ No card in the catalog holds this budget."</p>
             }.into_any(),
         }}
+        <EngineReport e=e.clone() />
         <Warnings e=e.clone() />
+        <LimitsView e=e.clone() />
         <Recommendation e=e.clone() />
         <RulesOfThumb e=e />
     }
@@ -99,6 +102,61 @@ fn PlanView(plan: Plan, total: u64) -> impl IntoView {
             </tfoot>
         </table>
     }
+}
+
+/// What the engine itself will report at start-up (KV cache, tokens, concurrency), and host RAM.
+#[component]
+fn EngineReport(e: Estimate) -> impl IntoView {
+    let kv = e.plan.as_ref().and_then(|p| p.kv);
+    let host = e.host_bytes;
+    kv.map(|k| {
+        let budget = k.budget_bytes.map(|b| view! {
+            <li>{format!("Memory claimed at start-up: {} GiB per GPU", gib(b))}</li>
+        });
+        view! {
+            <div class="engine-report" data-testid="engine-report">
+                <h2>"What the engine will report"</h2>
+                <ul>
+                    {budget}
+                    <li data-testid="kv-gib">{format!("KV cache: {} GiB per GPU", gib(k.kv_cache_bytes))}</li>
+                    <li data-testid="kv-tokens">{format!("KV cache capacity: {} tokens", k.kv_cache_tokens)}</li>
+                    <li data-testid="max-concurrency">{format!("Maximum concurrency for {} tokens per request: {:.2}×", e.context_tokens, k.max_concurrency)}</li>
+                    {(host > 0).then(|| view! { <li data-testid="host-ram">{format!("Host RAM: {} GiB", gib(host))}</li> })}
+                </ul>
+            </div>
+        }
+    })
+}
+
+/// The inverse answers for the plan's cards.
+#[component]
+fn LimitsView(e: Estimate) -> impl IntoView {
+    let (Some(l), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
+        return ().into_any();
+    };
+    let ctx = l
+        .max_context_tokens
+        .map_or_else(|| "none fits".to_string(), |c| format!("{c} tokens"));
+    let seqs = l
+        .max_sequences
+        .map_or_else(|| "none fits".to_string(), |s| s.to_string());
+    view! {
+        <div class="limits" data-testid="limits">
+            <h2>{format!("Limits on {}", text::plan_title(&plan))}</h2>
+            <ul>
+                <li data-testid="max-context">{format!("Largest context per sequence that fits: {ctx}")}</li>
+                <li data-testid="max-sequences">{format!("Most concurrent sequences at this context: {seqs}")}</li>
+                {l.utilization.map(|u| view! {
+                    <li data-testid="util-range">{match u.min {
+                        Some(min) => format!("Memory fraction (gpu_memory_utilization / mem_fraction_static) that serves all sequences: {min:.2} – {:.2}", u.max),
+                        None => format!("No memory fraction serves all sequences at this context on this card; at most {:.2} leaves room for what the engine allocates outside its budget.", u.max),
+                    }}</li>
+                })}
+            </ul>
+            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=l.max_context_tokens />
+        </div>
+    }
+    .into_any()
 }
 
 #[component]

@@ -4,6 +4,8 @@
 use crate::form::Problem;
 use crate::format::{gib, percent};
 use vramfit_core::budget::ComponentId;
+use vramfit_core::engine::StartFailure;
+use vramfit_core::format::WeightFormat;
 use vramfit_core::import::hf_config::ConfigError;
 use vramfit_core::plan::{Plan, Split, Verdict};
 use vramfit_core::scenario::RangeError;
@@ -19,6 +21,9 @@ pub fn component(id: ComponentId) -> &'static str {
         ComponentId::CublasWorkspace => "cuBLAS workspace",
         ComponentId::CommunicationBuffers => "NCCL buffers",
         ComponentId::AllocatorReserve => "Allocator reserve",
+        ComponentId::EngineOverhead => "Engine overhead",
+        ComponentId::CudaGraphs => "CUDA graphs",
+        ComponentId::RequestPool => "Request pool",
     }
 }
 
@@ -32,6 +37,9 @@ pub fn component_why(id: ComponentId) -> &'static str {
         ComponentId::CublasWorkspace => "Scratch space the matrix-multiply library keeps (32 MiB on Hopper and newer, 8 MiB before).",
         ComponentId::CommunicationBuffers => "NCCL buffers for the all-reduce between GPUs that split the model.",
         ComponentId::AllocatorReserve => "Memory PyTorch's caching allocator holds beyond live tensors: segment rounding. Grows with fragmentation over long runs.",
+        ComponentId::EngineOverhead => "Memory outside PyTorch that the engine's profiler counts against its budget (kernel images loaded after start, library handles).",
+        ComponentId::CudaGraphs => "Memory pool of the CUDA graphs captured for decoding, allocated after the KV cache (outside vLLM's budget). Shrinks with fewer max_num_seqs; disappears with enforce_eager, at a speed cost.",
+        ComponentId::RequestPool => "SGLang's req_to_token table: one int32 per token slot of every possible request. Grows with context length.",
     }
 }
 
@@ -46,6 +54,66 @@ pub fn warning(w: &Warning) -> String {
         Warning::TensorParallelIndivisible { heads, kv_heads, count } => format!("{count} GPUs cannot split {heads} query / {kv_heads} KV heads evenly, so each card runs a full copy (replicas) instead of one model split across them."),
         Warning::PcieOnly => "These cards talk over PCIe only: tensor parallelism works, but every layer's all-reduce crosses PCIe and slows generation.".into(),
         Warning::QuantizedWeights => "Quantised weights: check output quality on your own evaluation set before relying on this format.".into(),
+        Warning::ConcurrencyBelowSequences { max_concurrency_centi, sequences } => format!("The engine's KV cache holds {:.2} requests of the full context at once, fewer than the {sequences} sequences asked for: the rest will wait. Raise the memory fraction, shorten the context, use an fp8 cache or a larger card.", *max_concurrency_centi as f64 / 100.0),
+        Warning::HostMemory { bytes } => format!("The engine also needs {} GiB of host RAM (the token embedding, offloaded layers and their KV cache, host buffers). Budget the machine's RAM, not only the GPU.", gib(*bytes)),
+        Warning::EngineWillNotStart { failure } => start_failure(failure),
+    }
+}
+
+/// Why an engine would refuse to start.
+pub fn start_failure(f: &StartFailure) -> String {
+    match f {
+        StartFailure::NoRoomForKvCache => "The engine will not start: weights, activations and overhead already fill its memory budget, leaving nothing for the KV cache.".into(),
+        StartFailure::MaxModelLenTooLong { kv_tokens, max_model_len } => format!("The engine will not start: its KV cache holds {kv_tokens} tokens, less than one request of max_model_len = {max_model_len}. Lower the context or raise the memory fraction."),
+        StartFailure::BudgetExceedsFreeMemory => "The engine will not start: the requested memory fraction plus the CUDA context exceed the card. Lower gpu_memory_utilization.".into(),
+    }
+}
+
+/// Display name of an engine select value.
+pub fn engine_name(id: &str) -> &'static str {
+    match id {
+        "vllm" => "vLLM",
+        "sglang" => "SGLang",
+        "llama_cpp" => "llama.cpp",
+        "transformers" => "Transformers generate()",
+        _ => "Any (engine-neutral estimate)",
+    }
+}
+
+/// One line on how the engine allocates.
+pub fn engine_hint(id: &str) -> &'static str {
+    match id {
+        "vllm" => "Claims gpu_memory_utilization × the card at start-up; the KV cache is whatever is left after weights and the profile run.",
+        "sglang" => "Claims mem_fraction_static × the free memory for weights and the KV pool; activations and CUDA graphs use the rest.",
+        "llama_cpp" => "Allocates model buffers, an n_ctx-cell KV buffer and a compute buffer; layers beyond -ngl stay in host RAM.",
+        "transformers" => "Grows the cache token by token; the peak is the full cache plus one layer's working set.",
+        _ => "Budget for the sequences × context you enter, without an engine's own pre-allocation.",
+    }
+}
+
+/// Picker label of a weight format.
+pub fn format_label(f: WeightFormat) -> String {
+    match f {
+        WeightFormat::Fp32 => "fp32".into(),
+        WeightFormat::Bf16 => "bf16".into(),
+        WeightFormat::Fp16 => "fp16".into(),
+        WeightFormat::Fp8 => "FP8 (per-tensor scale)".into(),
+        WeightFormat::Fp8Block => "FP8 (128×128 block scales)".into(),
+        WeightFormat::Int8 => "int8 (nominal, no metadata)".into(),
+        WeightFormat::Int4 => "int4 (nominal, no metadata)".into(),
+        WeightFormat::Gptq { bits, group } => format!("GPTQ int{bits}, group {group}"),
+        WeightFormat::Awq { group } => format!("AWQ int4, group {group}"),
+        WeightFormat::BnbInt8 => "bitsandbytes int8".into(),
+        WeightFormat::BnbNf4 { double_quant } => format!(
+            "bitsandbytes NF4{}",
+            if double_quant { " + double quant" } else { "" }
+        ),
+        WeightFormat::BnbFp4 { double_quant } => format!(
+            "bitsandbytes FP4{}",
+            if double_quant { " + double quant" } else { "" }
+        ),
+        WeightFormat::Mxfp4 => "MXFP4 experts (gpt-oss)".into(),
+        WeightFormat::Gguf(p) => format!("GGUF {}", p.id().to_uppercase()),
     }
 }
 
@@ -90,6 +158,7 @@ pub fn plan_title(plan: &Plan) -> String {
         Split::Single => "",
         Split::TensorParallel => " (tensor parallel)",
         Split::Replicas => " (replicas)",
+        Split::Layers => " (layers split)",
     };
     format!("{} × {}{how}", plan.count, card_name(plan))
 }
@@ -99,6 +168,13 @@ pub fn verdict(plan: &Plan) -> String {
     let used = plan.per_gpu_bytes;
     let cap = plan.card.capacity_bytes;
     let title = plan_title(plan);
+    if let (Verdict::Tight, Some(kv)) = (plan.verdict, plan.kv.filter(|k| k.budget_bytes.is_some()))
+    {
+        return format!(
+            "Runs on {title}, but its KV cache holds {:.2} full-context requests at once, fewer than the {} sequences asked for.",
+            kv.max_concurrency, plan.sequences_per_replica
+        );
+    }
     match plan.verdict {
         Verdict::Fits => format!(
             "Fits on {title}: {} GiB of {} GiB per GPU, {} GiB free ({}).",

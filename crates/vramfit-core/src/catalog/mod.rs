@@ -3,9 +3,11 @@
 
 mod gpus;
 mod models;
+mod models_moe;
 
 pub use gpus::GPUS;
-pub use models::MODELS;
+pub use models::MODELS as DENSE_MODELS;
+pub use models_moe::MOE_AND_VLM_MODELS;
 
 use crate::model::ModelArch;
 use serde::Serialize;
@@ -113,9 +115,14 @@ impl Gpu {
     }
 }
 
+/// Every catalog model: the dense text models, then the MoE, latent-attention and vision models.
+pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
+    DENSE_MODELS.iter().chain(MOE_AND_VLM_MODELS.iter())
+}
+
 /// Looks a model up by id.
 pub fn model(id: &str) -> Option<&'static CatalogModel> {
-    MODELS.iter().find(|m| m.id == id)
+    models().find(|m| m.id == id)
 }
 
 /// Looks a GPU up by id.

@@ -1,0 +1,97 @@
+//! Memory vs context length: the per-GPU memory the core computed at each context, against the
+//! card's capacity and headroom lines, with the largest context that fits marked. Plain SVG; the
+//! points come from `Estimate::context_curve`, the UI only scales them to pixels.
+
+use crate::format::gib;
+use leptos::prelude::*;
+use vramfit_core::bytes::to_gib;
+use vramfit_core::inverse::CurvePoint;
+
+const W: f64 = 640.0;
+const H: f64 = 220.0;
+const PAD_L: f64 = 48.0;
+const PAD_B: f64 = 28.0;
+const PAD_T: f64 = 10.0;
+const PAD_R: f64 = 10.0;
+
+/// The chart.
+#[component]
+pub fn ContextChart(
+    /// Curve points (log-spaced contexts).
+    points: Vec<CurvePoint>,
+    /// Card capacity, bytes.
+    capacity: u64,
+    /// Capacity minus headroom, bytes.
+    usable: u64,
+    /// Largest context that fits, if any.
+    max_context: Option<u64>,
+) -> impl IntoView {
+    let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
+        return ().into_any();
+    };
+    let top = points
+        .iter()
+        .map(|p| p.per_gpu_bytes)
+        .max()
+        .unwrap_or(0)
+        .max(capacity) as f64
+        * 1.08;
+    let (lx0, lx1) = (
+        (first.context_tokens as f64).ln(),
+        (last.context_tokens as f64).ln(),
+    );
+    let x = move |c: f64| PAD_L + (c.ln() - lx0) / (lx1 - lx0).max(1e-9) * (W - PAD_L - PAD_R);
+    let y = move |b: f64| H - PAD_B - b / top.max(1.0) * (H - PAD_B - PAD_T);
+    let path: String = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "{}{:.1},{:.1}",
+                if i == 0 { "M" } else { "L" },
+                x(p.context_tokens as f64),
+                y(p.per_gpu_bytes as f64)
+            )
+        })
+        .collect();
+    let ticks: Vec<u64> = [512u64, 2048, 8192, 32768, 131072, 524288, 2_097_152]
+        .into_iter()
+        .filter(|t| *t >= first.context_tokens && *t <= last.context_tokens)
+        .collect();
+    let label = |t: u64| {
+        if t >= 1024 {
+            format!("{}k", t / 1024)
+        } else {
+            t.to_string()
+        }
+    };
+    let cap_y = y(capacity as f64);
+    let use_y = y(usable as f64);
+    view! {
+        <figure class="chart" data-testid="context-chart">
+            <figcaption>"Memory per GPU vs context length (log scale)"</figcaption>
+            <svg viewBox=format!("0 0 {W} {H}") role="img"
+                aria-label=format!("Memory per GPU from {} GiB at {} tokens to {} GiB at {} tokens; capacity {} GiB",
+                    gib(first.per_gpu_bytes), first.context_tokens, gib(last.per_gpu_bytes), last.context_tokens, gib(capacity))>
+                <line class="axis" x1=PAD_L y1=H - PAD_B x2=W - PAD_R y2=H - PAD_B />
+                <line class="axis" x1=PAD_L y1=PAD_T x2=PAD_L y2=H - PAD_B />
+                {ticks.into_iter().map(|t| view! {
+                    <g>
+                        <line class="grid" x1=x(t as f64) y1=PAD_T x2=x(t as f64) y2=H - PAD_B />
+                        <text class="tick" x=x(t as f64) y=H - 8.0 text-anchor="middle">{label(t)}</text>
+                    </g>
+                }).collect_view()}
+                <text class="tick" x=PAD_L - 4.0 y=cap_y + 4.0 text-anchor="end">{format!("{:.0}", to_gib(capacity))}</text>
+                <text class="tick" x=PAD_L - 4.0 y=H - PAD_B text-anchor="end">"0"</text>
+                <line class="cap" x1=PAD_L y1=cap_y x2=W - PAD_R y2=cap_y />
+                <line class="usable" x1=PAD_L y1=use_y x2=W - PAD_R y2=use_y />
+                <path class="curve" d=path />
+                {max_context.filter(|c| *c >= first.context_tokens && *c <= last.context_tokens).map(|c| view! {
+                    <line class="maxctx" x1=x(c as f64) y1=PAD_T x2=x(c as f64) y2=H - PAD_B />
+                })}
+            </svg>
+            <p class="legend-line">"GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: largest context that fits"</p>
+        </figure>
+    }
+    .into_any()
+}

@@ -1,0 +1,209 @@
+//! The serving engine's knobs as text fields (named as the engine's own flags), and their
+//! conversion to the core's `Engine`.
+
+use crate::form::{parse_decimal, parse_whole, Input, Problem};
+use leptos::prelude::*;
+use vramfit_core::engine::llama_cpp::LlamaCpp;
+use vramfit_core::engine::sglang::Sglang;
+use vramfit_core::engine::transformers::Transformers;
+use vramfit_core::engine::vllm::{Vllm, VllmVersion};
+use vramfit_core::engine::Engine;
+
+/// Engine names as the select and the URL use them.
+pub const ENGINES: [&str; 5] = ["", "vllm", "sglang", "llama_cpp", "transformers"];
+
+/// Every engine knob as text (or a flag).
+#[derive(Clone, Copy)]
+pub struct EngineForm {
+    /// Which engine ("" = engine-neutral).
+    pub engine: RwSignal<String>,
+    /// vLLM `gpu_memory_utilization`.
+    pub util: RwSignal<String>,
+    /// vLLM `max_num_seqs`.
+    pub max_num_seqs: RwSignal<String>,
+    /// vLLM `max_num_batched_tokens` ("" = default).
+    pub batched: RwSignal<String>,
+    /// vLLM / SGLang KV cache dtype (`auto`, `fp8`).
+    pub kv_dtype: RwSignal<String>,
+    /// vLLM engine generation.
+    pub version: RwSignal<String>,
+    /// vLLM `--enforce-eager`.
+    pub eager: RwSignal<bool>,
+    /// SGLang `mem_fraction_static` ("" = default).
+    pub mem_fraction: RwSignal<String>,
+    /// SGLang `chunked_prefill_size` ("" = default).
+    pub chunked: RwSignal<String>,
+    /// llama.cpp `n_gpu_layers` ("" = all).
+    pub ngl: RwSignal<String>,
+    /// llama.cpp `n_ubatch`.
+    pub ubatch: RwSignal<String>,
+    /// llama.cpp `n_batch`.
+    pub batch: RwSignal<String>,
+    /// llama.cpp flash attention.
+    pub flash_attn: RwSignal<bool>,
+    /// llama.cpp cache type K.
+    pub ctk: RwSignal<String>,
+    /// llama.cpp cache type V.
+    pub ctv: RwSignal<String>,
+    /// llama.cpp `--kv-unified`.
+    pub unified: RwSignal<bool>,
+    /// Transformers `max_new_tokens`.
+    pub new_tokens: RwSignal<String>,
+    /// Transformers `attn_implementation`.
+    pub attn: RwSignal<String>,
+    /// Transformers `cache_implementation`.
+    pub cache: RwSignal<String>,
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+impl EngineForm {
+    /// Fields showing `engine` (defaults for the engines not chosen).
+    pub fn new(engine: Option<&Engine>) -> EngineForm {
+        let v = match engine {
+            Some(Engine::Vllm(v)) => v.clone(),
+            _ => Vllm::default(),
+        };
+        let s = match engine {
+            Some(Engine::Sglang(s)) => s.clone(),
+            _ => Sglang::default(),
+        };
+        let l = match engine {
+            Some(Engine::LlamaCpp(l)) => l.clone(),
+            _ => LlamaCpp::default(),
+        };
+        let t = match engine {
+            Some(Engine::Transformers(t)) => t.clone(),
+            _ => Transformers::default(),
+        };
+        let name = match engine {
+            None => "",
+            Some(Engine::Vllm(_)) => "vllm",
+            Some(Engine::Sglang(_)) => "sglang",
+            Some(Engine::LlamaCpp(_)) => "llama_cpp",
+            Some(Engine::Transformers(_)) => "transformers",
+        };
+        let kv_dtype = v
+            .kv_cache_dtype
+            .clone()
+            .or(s.kv_cache_dtype.clone())
+            .unwrap_or_else(|| "auto".into());
+        EngineForm {
+            engine: RwSignal::new(name.into()),
+            util: RwSignal::new(v.gpu_memory_utilization.to_string()),
+            max_num_seqs: RwSignal::new(opt(v.max_num_seqs)),
+            batched: RwSignal::new(opt(v.max_num_batched_tokens)),
+            kv_dtype: RwSignal::new(kv_dtype),
+            version: RwSignal::new(version_id(v.version).into()),
+            eager: RwSignal::new(v.enforce_eager),
+            mem_fraction: RwSignal::new(
+                s.mem_fraction_static
+                    .map(|m| m.to_string())
+                    .unwrap_or_default(),
+            ),
+            chunked: RwSignal::new(opt(s.chunked_prefill_size)),
+            ngl: RwSignal::new(opt(l.n_gpu_layers)),
+            ubatch: RwSignal::new(l.n_ubatch.to_string()),
+            batch: RwSignal::new(l.n_batch.to_string()),
+            flash_attn: RwSignal::new(l.flash_attn),
+            ctk: RwSignal::new(l.cache_type_k.clone()),
+            ctv: RwSignal::new(l.cache_type_v.clone()),
+            unified: RwSignal::new(l.kv_unified),
+            new_tokens: RwSignal::new(t.max_new_tokens.to_string()),
+            attn: RwSignal::new(t.attn_implementation.clone()),
+            cache: RwSignal::new(t.cache_implementation.clone()),
+        }
+    }
+
+    /// The engine the fields describe, pushing a problem per bad field.
+    pub fn engine(&self, problems: &mut Vec<(Input, Problem)>) -> Option<Engine> {
+        let mut optional = |name: &'static str, text: String| -> Option<u32> {
+            if text.trim().is_empty() {
+                return None;
+            }
+            parse_whole(&text)
+                .map_err(|p| problems.push((Input::Engine(name), p)))
+                .ok()
+        };
+        match self.engine.get().as_str() {
+            "vllm" => {
+                let max_num_seqs = optional("max_num_seqs", self.max_num_seqs.get());
+                let max_num_batched_tokens = optional("max_num_batched_tokens", self.batched.get());
+                let util = match parse_decimal(&self.util.get()) {
+                    Ok(u) => u,
+                    Err(p) => {
+                        problems.push((Input::Engine("gpu_memory_utilization"), p));
+                        0.9
+                    }
+                };
+                Some(Engine::Vllm(Vllm {
+                    gpu_memory_utilization: util,
+                    max_num_seqs,
+                    max_num_batched_tokens,
+                    kv_cache_dtype: Some(self.kv_dtype.get()),
+                    version: match self.version.get().as_str() {
+                        "v0" => VllmVersion::V0,
+                        "v0-legacy" => VllmVersion::V0Legacy,
+                        _ => VllmVersion::V1,
+                    },
+                    enforce_eager: self.eager.get(),
+                    ..Vllm::default()
+                }))
+            }
+            "sglang" => {
+                let chunked_prefill_size = optional("chunked_prefill_size", self.chunked.get());
+                let text = self.mem_fraction.get();
+                let mem_fraction_static = if text.trim().is_empty() {
+                    None
+                } else {
+                    parse_decimal(&text)
+                        .map_err(|p| problems.push((Input::Engine("mem_fraction_static"), p)))
+                        .ok()
+                };
+                Some(Engine::Sglang(Sglang {
+                    mem_fraction_static,
+                    chunked_prefill_size,
+                    kv_cache_dtype: Some(self.kv_dtype.get()),
+                    ..Sglang::default()
+                }))
+            }
+            "llama_cpp" => {
+                let n_gpu_layers = optional("n_gpu_layers", self.ngl.get());
+                let n_ubatch = optional("n_ubatch", self.ubatch.get()).unwrap_or(512);
+                let n_batch = optional("n_batch", self.batch.get()).unwrap_or(2048);
+                Some(Engine::LlamaCpp(LlamaCpp {
+                    n_gpu_layers,
+                    n_ubatch,
+                    n_batch,
+                    flash_attn: self.flash_attn.get(),
+                    cache_type_k: self.ctk.get(),
+                    cache_type_v: self.ctv.get(),
+                    kv_unified: self.unified.get(),
+                    ..LlamaCpp::default()
+                }))
+            }
+            "transformers" => {
+                let max_new_tokens =
+                    optional("max_new_tokens", self.new_tokens.get()).unwrap_or(256);
+                Some(Engine::Transformers(Transformers {
+                    max_new_tokens,
+                    attn_implementation: self.attn.get(),
+                    cache_implementation: self.cache.get(),
+                    ..Transformers::default()
+                }))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The scenario name of a vLLM version.
+pub fn version_id(v: VllmVersion) -> &'static str {
+    match v {
+        VllmVersion::V1 => "v1",
+        VllmVersion::V0 => "v0",
+        VllmVersion::V0Legacy => "v0-legacy",
+    }
+}

@@ -1,0 +1,138 @@
+//! The engine fieldset: which serving engine, and its own knobs under their flag names.
+
+use crate::engine_form::{EngineForm, ENGINES};
+use crate::form::{Input, Problem};
+use crate::inputs::NumberField;
+use crate::text;
+use leptos::prelude::*;
+
+/// The engine picker and the chosen engine's knobs.
+#[component]
+pub fn EngineInputs(
+    /// Engine fields.
+    form: EngineForm,
+    /// Current problems per field.
+    problems: Memo<Vec<(Input, Problem)>>,
+) -> impl IntoView {
+    let err = move |name: &'static str| {
+        Signal::derive(move || {
+            problems
+                .get()
+                .into_iter()
+                .find(|(i, _)| *i == Input::Engine(name))
+                .map(|(_, p)| text::problem(&p))
+        })
+    };
+    let is = move |name: &'static str| move || form.engine.get() == name;
+    view! {
+        <fieldset>
+            <legend>"Serving engine"</legend>
+            <label for="engine">"Engine"</label>
+            <select id="engine" data-testid="engine" on:change=move |ev| form.engine.set(event_target_value(&ev))>
+                {ENGINES.into_iter().map(|e| view! {
+                    <option value=e selected=move || form.engine.get() == e>{text::engine_name(e)}</option>
+                }).collect_view()}
+            </select>
+            <p class="hint">{move || text::engine_hint(&form.engine.get())}</p>
+            <Show when=is("vllm")>
+                <div class="row">
+                    <NumberField id="gpu_memory_utilization" label="gpu_memory_utilization" value=form.util error=err("gpu_memory_utilization") decimal=true />
+                    <NumberField id="max_num_seqs" label="max_num_seqs (default 256)" value=form.max_num_seqs error=err("max_num_seqs") />
+                </div>
+                <div class="row">
+                    <NumberField id="max_num_batched_tokens" label="max_num_batched_tokens (blank: default)" value=form.batched error=err("max_num_batched_tokens") />
+                    <SelectField id="vllm_version" label="vLLM generation" value=form.version options=&[("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
+                </div>
+                <div class="row">
+                    <SelectField id="kv_cache_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8", "fp8")] />
+                    <CheckField id="enforce_eager" label="enforce_eager (no CUDA graphs)" value=form.eager />
+                </div>
+            </Show>
+            <Show when=is("sglang")>
+                <div class="row">
+                    <NumberField id="mem_fraction_static" label="mem_fraction_static (blank: default)" value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
+                    <NumberField id="chunked_prefill_size" label="chunked_prefill_size (blank: default)" value=form.chunked error=err("chunked_prefill_size") />
+                </div>
+                <SelectField id="sglang_kv_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8_e4m3", "fp8_e4m3")] />
+            </Show>
+            <Show when=is("llama_cpp")>
+                <div class="row">
+                    <NumberField id="n_gpu_layers" label="n_gpu_layers / -ngl (blank: all)" value=form.ngl error=err("n_gpu_layers") />
+                    <NumberField id="n_ubatch" label="n_ubatch / -ub" value=form.ubatch error=err("n_ubatch") />
+                </div>
+                <div class="row">
+                    <NumberField id="n_batch" label="n_batch / -b" value=form.batch error=err("n_batch") />
+                    <CheckField id="flash_attn" label="flash attention / -fa" value=form.flash_attn />
+                </div>
+                <div class="row">
+                    <SelectField id="cache_type_k" label="cache type K / -ctk" value=form.ctk options=CACHE_TYPES />
+                    <SelectField id="cache_type_v" label="cache type V / -ctv" value=form.ctv options=CACHE_TYPES />
+                </div>
+                <p class="err" role="alert">{move || err("cache_type_v").get()}</p>
+                <CheckField id="kv_unified" label="--kv-unified (one cache for all slots)" value=form.unified />
+            </Show>
+            <Show when=is("transformers")>
+                <div class="row">
+                    <NumberField id="max_new_tokens" label="max_new_tokens" value=form.new_tokens error=err("max_new_tokens") />
+                    <SelectField id="attn_implementation" label="attn_implementation" value=form.attn options=&[("sdpa", "sdpa"), ("eager", "eager")] />
+                </div>
+                <SelectField id="cache_implementation" label="cache_implementation" value=form.cache options=&[("dynamic", "dynamic"), ("static", "static")] />
+            </Show>
+        </fieldset>
+    }
+}
+
+const CACHE_TYPES: &[(&str, &str)] = &[
+    ("f16", "f16"),
+    ("bf16", "bf16"),
+    ("q8_0", "q8_0"),
+    ("q5_1", "q5_1"),
+    ("q5_0", "q5_0"),
+    ("q4_1", "q4_1"),
+    ("q4_0", "q4_0"),
+    ("iq4_nl", "iq4_nl"),
+    ("f32", "f32"),
+];
+
+/// A labelled select over fixed `(value, label)` options.
+#[component]
+pub fn SelectField(
+    /// Element id (also the test id).
+    id: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// The chosen value.
+    value: RwSignal<String>,
+    /// `(value, label)` pairs.
+    options: &'static [(&'static str, &'static str)],
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <select id=id data-testid=id on:change=move |ev| value.set(event_target_value(&ev))>
+                {options.iter().map(|&(v, l)| view! {
+                    <option value=v selected=move || value.get() == v>{l}</option>
+                }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// A labelled checkbox.
+#[component]
+pub fn CheckField(
+    /// Element id (also the test id).
+    id: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// The flag.
+    value: RwSignal<bool>,
+) -> impl IntoView {
+    view! {
+        <div class="field check">
+            <input id=id data-testid=id type="checkbox" prop:checked=move || value.get()
+                on:change=move |ev| value.set(event_target_checked(&ev)) />
+            <label for=id>{label}</label>
+        </div>
+    }
+}

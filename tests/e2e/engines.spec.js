@@ -1,0 +1,48 @@
+// End-to-end: serving engines, real formats, the inverse answers and the chart.
+const { test, expect } = require('@playwright/test');
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+});
+
+test('vLLM reports KV cache, tokens and concurrency like its start-up log', async ({ page }) => {
+  await page.goto('./');
+  await page.getByTestId('gpu').selectOption('h100-sxm-80gb');
+  await page.getByTestId('engine').selectOption('vllm');
+  await expect(page.getByTestId('engine-report')).toContainText('KV cache capacity');
+  const tokens = async () => parseInt((await page.getByTestId('kv-tokens').textContent()).replace(/\D/g, ''), 10);
+  const before = await tokens();
+  expect(before).toBeGreaterThan(100000);
+  await page.getByTestId('gpu_memory_utilization').fill('0.5');
+  await expect.poll(tokens).toBeLessThan(before);
+  await expect(page.getByTestId('util-range')).toBeVisible();
+  await expect(page.getByTestId('context-chart')).toBeVisible();
+  await expect.poll(() => page.url()).toContain('engine=');
+  // A bad knob gets a message at the field.
+  await page.getByTestId('gpu_memory_utilization').fill('1.7');
+  await expect(page.getByTestId('err-gpu_memory_utilization')).toContainText('at most 1');
+});
+
+test('llama.cpp with a GGUF file and partial offload reports host RAM', async ({ page }) => {
+  await page.goto('./');
+  await page.getByTestId('weights').selectOption('gguf-q4_k_m');
+  await page.getByTestId('engine').selectOption('llama_cpp');
+  await page.getByTestId('n_gpu_layers').fill('10');
+  await expect(page.getByTestId('host-ram')).toContainText('GiB');
+  await expect(page.getByTestId('warnings')).toContainText('host RAM');
+});
+
+test('the inverse answers change with the card', async ({ page }) => {
+  await page.goto('./?model=qwen2.5-7b-instruct&gpu=rtx-4090&ctx=8192&seqs=4');
+  const max = async () => parseInt((await page.getByTestId('max-context').textContent()).replace(/\D/g, ''), 10);
+  const small = await max();
+  await page.getByTestId('gpu').selectOption('a100-sxm-80gb');
+  await expect.poll(max).toBeGreaterThan(small);
+  await expect(page.getByTestId('max-sequences')).toContainText('at this context');
+});
+
+test('a MoE model with an FP8 checkpoint gets a multi-GPU plan', async ({ page }) => {
+  await page.goto('./?model=deepseek-v3&weights=fp8-block&ctx=16384&seqs=8');
+  await expect(page.getByTestId('model-summary')).toContainText('DeepSeek');
+  await expect(page.getByTestId('verdict')).toContainText('(tensor parallel)');
+});
