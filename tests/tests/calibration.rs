@@ -7,6 +7,11 @@
 //! `v0-legacy`, other V0 → `v0`, V1 → `v1`). Printed per case, predicted / measured: weights,
 //! non-torch memory, activation peak, KV cache GiB, KV tokens and maximum concurrency.
 //!
+//! Where a case's description leaves out how the run was set up, the facts of the public setup
+//! are supplied by [`checkpoint_facts`], each with its source: which checkpoint was really loaded
+//! (its `quantization_config`: double quantisation, `llm_int8_skip_modules`) and the LoRA rank the
+//! training stack asked vLLM to reserve. These are properties of the runs, not fitted numbers.
+//!
 //! Bounds asserted on every case: weights within 2 %, KV cache within 5 % of the vLLM budget
 //! (`total × gpu_memory_utilization`). Nothing here is fitted to a case: the same engine model
 //! serves them all, and the misses are printed.
@@ -58,6 +63,32 @@ fn version_of(v: &str) -> &'static str {
     }
 }
 
+/// Facts of a case's public setup that its description leaves out: (weight format, modules the
+/// checkpoint leaves unquantised, `max_lora_rank`).
+fn checkpoint_facts(id: &str) -> Option<(&'static str, &'static [&'static str], u32)> {
+    match id {
+        // The run log (RLDecisionAgent notes) loads unsloth/qwen2.5-0.5b-instruct-unsloth-bnb-4bit:
+        // nf4 + double quant, `llm_int8_skip_modules` = layer 0 attention and the MLPs of layers 0,
+        // 2, 3, 21 (its config.json); ART (src/art/dev/model.py) starts vLLM with LoRA rank 8.
+        "A16" => Some((
+            "bnb-nf4-dq",
+            &[
+                "model.layers.0.self_attn",
+                "model.layers.0.mlp",
+                "model.layers.2.mlp",
+                "model.layers.3.mlp",
+                "model.layers.21.mlp",
+            ],
+            8,
+        )),
+        // Unsloth's loader (unsloth/models/loader.py) swaps unsloth/phi-4-unsloth-bnb-4bit, which
+        // vLLM cannot load, for unsloth/phi-4-bnb-4bit (nf4 + double quant, lm_head bf16); the GRPO
+        // notebook passes lora_rank = 16 and `load_vllm` enables LoRA with max_loras = 1.
+        "A18" => Some(("bnb-nf4-dq", &[], 16)),
+        _ => None,
+    }
+}
+
 fn cell(pred: f64, meas: Option<f64>, digits: usize) -> String {
     match meas {
         Some(m) => format!("{pred:.digits$} / {m:.digits$}"),
@@ -77,7 +108,11 @@ fn vllm_profiles_accuracy() {
     for case in profiles["cases"].as_array().expect("cases") {
         let id = case["id"].as_str().unwrap_or("?");
         let model = case["model"].as_str().unwrap_or("?");
-        let format = format_of(case["weights"].as_str().unwrap_or(""));
+        let facts = checkpoint_facts(id);
+        let format = facts.map_or_else(
+            || format_of(case["weights"].as_str().unwrap_or("")),
+            |f| f.0,
+        );
         let version = version_of(case["vllm"].as_str().unwrap_or(""));
         let total = case["gpu_total_gib"].as_f64().unwrap_or(0.0);
         let util = case["gpu_memory_utilization"].as_f64().unwrap_or(0.9);
@@ -90,18 +125,25 @@ fn vllm_profiles_accuracy() {
         if let Some(t) = case.get("max_num_batched_tokens") {
             vllm["max_num_batched_tokens"] = t.clone();
         }
-        let scenario = json!({
+        if let Some((_, _, rank)) = facts {
+            vllm["max_lora_rank"] = json!(rank);
+        }
+        let mut scenario = json!({
             "model": {"hf_config": configs["configs"][model]},
             "weights": format,
             "workload": {"inference": {"context_tokens": case["max_model_len"], "sequences": 1}},
             "hardware": {"gpu_memory_gib": total, "count": 1},
             "engine": {"vllm": vllm},
         });
+        if let Some((_, skip, _)) = facts.filter(|f| !f.1.is_empty()) {
+            scenario["unquantized_modules"] = json!(skip);
+        }
         let est =
             vramfit_cli::run_value(&scenario.to_string()).unwrap_or_else(|e| panic!("{id}: {e}"));
         let m = &case["measured"];
         let get = |k: &str| m.get(k).and_then(Value::as_f64);
-        let weights = component(&est, "weights");
+        // vLLM's "model weights" include LoRA slots allocated while loading.
+        let weights = component(&est, "weights") + component(&est, "lora_adapters");
         let non_torch = component(&est, "engine_overhead")
             + component(&est, "communication_buffers")
             + if version == "v0-legacy" {

@@ -149,7 +149,7 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
         _ => Precision::Bf16,
     });
     Ok(Prepared {
-        footprint: Footprint::new(&arch, scenario.weights, &tps),
+        footprint: Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules),
         arch,
         entry,
         kv_format,

@@ -301,7 +301,7 @@ fn preset_rule(p: GgufPreset, tensor: GgufTensor, ctx: &GgufContext, imatrix: bo
     let more = use_more_bits(i, n);
     let moe8 = ctx.n_expert == 8;
     match tensor {
-        T::Output if ctx.row_len % base.block_elems() != 0 || base == G::Q8_0 => G::Q8_0,
+        T::Output if !ctx.row_len.is_multiple_of(base.block_elems()) || base == G::Q8_0 => G::Q8_0,
         T::Output => G::Q6K,
         T::AttnV | T::AttnQkv | T::AttnKvB => {
             let mut t = match p {
@@ -353,7 +353,7 @@ fn preset_rule(p: GgufPreset, tensor: GgufTensor, ctx: &GgufContext, imatrix: bo
 /// `tensor_type_fallback`: a type whose block does not divide the row.
 fn fallback(t: GgmlType, row_len: u64) -> GgmlType {
     use GgmlType as G;
-    if row_len % t.block_elems() == 0 {
+    if row_len.is_multiple_of(t.block_elems()) {
         return t;
     }
     let alt = match t {
@@ -364,7 +364,7 @@ fn fallback(t: GgmlType, row_len: u64) -> GgmlType {
         G::Q6K => G::Q8_0,
         _ => return G::F16,
     };
-    if row_len % alt.block_elems() == 0 {
+    if row_len.is_multiple_of(alt.block_elems()) {
         alt
     } else {
         G::F16

@@ -334,6 +334,53 @@ impl Tensor {
     pub fn numel(&self) -> u64 {
         self.rows * self.cols * self.count
     }
+
+    /// The module path in Hugging Face naming without the `model.` prefix
+    /// (`layers.3.self_attn.q_proj`, `layers.3.mlp.experts`, `embed_tokens`, `lm_head`), as
+    /// quantisation configs list modules to skip.
+    pub fn module_path(&self) -> String {
+        let leaf = match self.kind {
+            TensorKind::TokenEmbd => return "embed_tokens".into(),
+            TensorKind::Output => return "lm_head".into(),
+            TensorKind::Vision => return "vision_tower".into(),
+            TensorKind::AttnQ => "self_attn.q_proj",
+            TensorKind::AttnK => "self_attn.k_proj",
+            TensorKind::AttnV => "self_attn.v_proj",
+            TensorKind::AttnOutput => "self_attn.o_proj",
+            TensorKind::AttnQA => "self_attn.q_a_proj",
+            TensorKind::AttnQB => "self_attn.q_b_proj",
+            TensorKind::AttnKvA => "self_attn.kv_a_proj_with_mqa",
+            TensorKind::AttnKvB => "self_attn.kv_b_proj",
+            TensorKind::FfnGate => "mlp.gate_proj",
+            TensorKind::FfnUp => "mlp.up_proj",
+            TensorKind::FfnDown => "mlp.down_proj",
+            TensorKind::FfnGateExps | TensorKind::FfnUpExps | TensorKind::FfnDownExps => {
+                "mlp.experts"
+            }
+            TensorKind::FfnGateShexp | TensorKind::FfnUpShexp | TensorKind::FfnDownShexp => {
+                "mlp.shared_experts"
+            }
+            TensorKind::Router => "mlp.gate",
+            TensorKind::Norm => "norm",
+            TensorKind::Bias => "bias",
+        };
+        match self.layer {
+            Some(i) => format!("layers.{i}.{leaf}"),
+            None => leaf.into(),
+        }
+    }
+}
+
+/// Whether `path` falls under one of `patterns` (module paths as quantisation configs list them,
+/// with or without the `model.` / `model.language_model.` prefix), matched on whole components.
+pub fn under_any(path: &str, patterns: &[String]) -> bool {
+    patterns.iter().any(|p| {
+        let p = p
+            .trim()
+            .trim_start_matches("model.language_model.")
+            .trim_start_matches("model.");
+        !p.is_empty() && (path == p || path.starts_with(&format!("{p}.")))
+    })
 }
 
 impl ModelArch {

@@ -49,6 +49,10 @@ pub struct Scenario {
     pub model: ModelSource,
     /// Storage format of the weights (`bf16`, `fp8`, `gptq-int4-g128`, `gguf-q4_k_m`, …).
     pub weights: WeightFormat,
+    /// Modules the checkpoint leaves unquantised (its `llm_int8_skip_modules` /
+    /// `modules_to_not_convert`, e.g. `model.layers.0.mlp`), stored in 16 bit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unquantized_modules: Vec<String>,
     /// Storage format of the KV cache; `None` = the compute precision of the weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kv_cache: Option<Precision>,
@@ -189,6 +193,7 @@ impl Scenario {
             version: SCENARIO_VERSION,
             model: ModelSource::Catalog("llama-3.1-8b-instruct".into()),
             weights: WeightFormat::Bf16,
+            unquantized_modules: Vec::new(),
             kv_cache: None,
             workload: Workload::Inference(Inference {
                 context_tokens: 8192,

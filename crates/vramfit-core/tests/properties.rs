@@ -20,6 +20,7 @@ fn scenario(
         version: 1,
         model: ModelSource::Catalog(catalog_id(model)),
         weights,
+        unquantized_modules: Vec::new(),
         kv_cache: None,
         workload: Workload::Inference(Inference {
             context_tokens: ctx,

@@ -167,10 +167,17 @@ impl Form {
             problems.push((Input::Config, Problem::Config(error)));
         }
         let engine = self.engine.engine(&mut problems);
+        let unquantized_modules = match &model {
+            ModelSource::HfConfig(v) => vramfit_core::import::hf_config::quantization(v)
+                .map(|q| q.unquantized_modules)
+                .unwrap_or_default(),
+            ModelSource::Catalog(_) => Vec::new(),
+        };
         let scenario = Scenario {
             version: SCENARIO_VERSION,
             model,
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
+            unquantized_modules,
             kv_cache: Precision::from_id(&self.kv.get()),
             workload: Workload::Inference(Inference {
                 context_tokens,

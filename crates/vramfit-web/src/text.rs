@@ -22,6 +22,7 @@ pub fn component(id: ComponentId) -> &'static str {
         ComponentId::CommunicationBuffers => "NCCL buffers",
         ComponentId::AllocatorReserve => "Allocator reserve",
         ComponentId::EngineOverhead => "Engine overhead",
+        ComponentId::LoraAdapters => "LoRA adapter slots",
         ComponentId::CudaGraphs => "CUDA graphs",
         ComponentId::RequestPool => "Request pool",
     }
@@ -39,6 +40,7 @@ pub fn component_why(id: ComponentId) -> &'static str {
         ComponentId::AllocatorReserve => "Memory PyTorch's caching allocator holds beyond live tensors: segment rounding. Grows with fragmentation over long runs.",
         ComponentId::EngineOverhead => "Memory outside PyTorch that the engine's profiler counts against its budget (kernel images loaded after start, library handles).",
         ComponentId::CudaGraphs => "Memory pool of the CUDA graphs captured for decoding, allocated after the KV cache (outside vLLM's budget). Shrinks with fewer max_num_seqs; disappears with enforce_eager, at a speed cost.",
+        ComponentId::LoraAdapters => "Buffers for max_loras adapters of max_lora_rank, allocated while the weights load. Grows with the rank and the number of slots.",
         ComponentId::RequestPool => "SGLang's req_to_token table: one int32 per token slot of every possible request. Grows with context length.",
     }
 }

@@ -24,6 +24,8 @@ use std::collections::BTreeMap;
 pub enum ComponentId {
     /// Model parameters as stored.
     Weights,
+    /// LoRA adapter slots the engine keeps ready (vLLM `--enable-lora`).
+    LoraAdapters,
     /// Keys and values of every active token of every sequence.
     KvCache,
     /// Peak transient working set of a forward pass (prefill chunk, logits, sampler).
@@ -65,12 +67,18 @@ pub struct Footprint {
 }
 
 impl Footprint {
-    /// Weights of `arch` in `format` for each tensor-parallel size in `tps`.
-    pub fn new(arch: &ModelArch, format: WeightFormat, tps: &[u64]) -> Footprint {
+    /// Weights of `arch` in `format` (modules under `unquantized` in 16 bit) for each
+    /// tensor-parallel size in `tps`.
+    pub fn new(
+        arch: &ModelArch,
+        format: WeightFormat,
+        tps: &[u64],
+        unquantized: &[String],
+    ) -> Footprint {
         let mut by_tp = BTreeMap::new();
         let mut largest_tensor = 0;
         for &tp in tps {
-            let tensors = weights::per_gpu_tensors(arch, format, tp.max(1));
+            let tensors = weights::per_gpu_tensors(arch, format, tp.max(1), unquantized);
             if tp <= 1 {
                 largest_tensor = tensors.iter().copied().max().unwrap_or(0);
             }

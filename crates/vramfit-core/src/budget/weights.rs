@@ -11,7 +11,7 @@
 
 use super::shard;
 use crate::format::WeightFormat;
-use crate::model::{ModelArch, Split, Tensor, TensorKind};
+use crate::model::{under_any, ModelArch, Split, Tensor, TensorKind};
 
 /// Whether tensor parallelism splits this tensor's input columns (row-parallel) rather than its rows.
 fn splits_columns(kind: TensorKind) -> bool {
@@ -46,11 +46,24 @@ pub fn shard_tensor(t: &Tensor, arch: &ModelArch, tp: u64) -> Tensor {
     }
 }
 
-/// Bytes of every tensor on one GPU (one entry per allocation, in load order).
-pub fn per_gpu_tensors(arch: &ModelArch, format: WeightFormat, tp: u64) -> Vec<u64> {
+/// Bytes of every tensor on one GPU (one entry per allocation, in load order). Modules listed in
+/// `unquantized` (a checkpoint's `llm_int8_skip_modules` / `modules_to_not_convert`) stay 16-bit.
+pub fn per_gpu_tensors(
+    arch: &ModelArch,
+    format: WeightFormat,
+    tp: u64,
+    unquantized: &[String],
+) -> Vec<u64> {
     arch.tensors()
         .iter()
-        .map(|t| format.tensor_bytes(&shard_tensor(t, arch, tp), arch))
+        .map(|t| {
+            let f = if !unquantized.is_empty() && under_any(&t.module_path(), unquantized) {
+                WeightFormat::Bf16
+            } else {
+                format
+            };
+            f.tensor_bytes(&shard_tensor(t, arch, tp), arch)
+        })
         .collect()
 }
 
@@ -69,16 +82,16 @@ mod tests {
         // vLLM logs 14.9888 GiB for Llama-3.1-8B, of which 32 MiB is its rotary cos/sin cache
         // (131072 × 128 × 2 B); the parameters alone are 8,030,261,248 × 2 B.
         let m = catalog::model("llama-3.1-8b-instruct").expect("in catalog");
-        let w = total(&per_gpu_tensors(&m.arch, WeightFormat::Bf16, 1));
+        let w = total(&per_gpu_tensors(&m.arch, WeightFormat::Bf16, 1, &[]));
         assert_eq!(w, 8_030_261_248 * 2);
-        let w2 = total(&per_gpu_tensors(&m.arch, WeightFormat::Bf16, 2));
+        let w2 = total(&per_gpu_tensors(&m.arch, WeightFormat::Bf16, 2, &[]));
         assert!(w2 > w / 2 && w2 < w / 2 + 1_000_000);
     }
 
     #[test]
     fn int4_keeps_embeddings_16_bit() {
         let m = catalog::model("llama-3.1-8b-instruct").expect("in catalog");
-        let w = total(&per_gpu_tensors(&m.arch, WeightFormat::Int4, 1));
+        let w = total(&per_gpu_tensors(&m.arch, WeightFormat::Int4, 1, &[]));
         let embed_and_head = 2 * 128_256 * 4096 * 2;
         assert!(w > embed_and_head && w < 6_000_000_000);
     }

@@ -13,6 +13,7 @@
 //!   layer (`DynamicLayer.update` allocates the T+1 tensor while the old one lives), `repeat_kv` of
 //!   one layer's whole cache at each decode step, and the logits with the sampler's fp32 copies.
 //!   A `static` cache is allocated at full length from the start (no transient).
+//!
 //! Plus the CUDA context, cuBLAS workspace and the allocator's segment rounding.
 
 use super::{EngineBudget, KvReport};

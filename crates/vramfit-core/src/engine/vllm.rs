@@ -23,6 +23,9 @@
 //!   blocks of `bytes per token` (`CacheEngine.get_cache_block_size`); **maximum concurrency** =
 //!   tokens / `max_model_len`. Start-up fails if the cache cannot hold one `max_model_len` request
 //!   (`_check_enough_kv_cache_memory`) and, in V1, if free memory at start is below the budget.
+//! - **LoRA** (`--enable-lora`): `max_loras` adapter slots of `max_lora_rank` are allocated while the
+//!   weights load (`worker/model_runner.py::load_model` creates the LoRA manager inside the
+//!   `DeviceMemoryProfiler` block), so vLLM counts them as weights.
 //! - **CUDA graphs** are captured after the KV cache is allocated, outside the budget (every version
 //!   up to 0.10). Their pool holds the per-layer outputs of the largest captured decode batch:
 //!   `min(max_num_seqs, 256 (V0) | 512 (V1)) × layers × 8·H × b`; on the public profiles this gives
@@ -77,6 +80,12 @@ pub struct Vllm {
     /// `--enforce-eager`: no CUDA graphs.
     #[serde(default)]
     pub enforce_eager: bool,
+    /// `--max-lora-rank` with `--enable-lora` (absent: LoRA off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lora_rank: Option<u32>,
+    /// `--max-loras` (default 1): adapter slots kept on the GPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_loras: Option<u32>,
 }
 
 fn default_util() -> f64 {
@@ -94,6 +103,8 @@ impl Default for Vllm {
             kv_cache_dtype: None,
             version: VllmVersion::V1,
             enforce_eager: false,
+            max_lora_rank: None,
+            max_loras: None,
         }
     }
 }
@@ -129,6 +140,18 @@ impl Vllm {
     }
 }
 
+/// Bytes of one LoRA slot of rank `r` (bf16), as `lora/layers.py::create_lora_weights` allocates
+/// them inside the weight-loading measurement: per layer, an `A` (`r × in`) and a `B` (`out × r`)
+/// for each slice of q/k/v, o, gate/up and down: `r · (7H + 2q + 2kv + 3I)` elements.
+pub fn lora_slots(inp: &BudgetInputs, r: u64) -> u64 {
+    let a = inp.arch;
+    let h = u64::from(a.hidden);
+    let q = u64::from(a.heads) * u64::from(a.head_dim);
+    let kv = u64::from(a.kv_heads) * u64::from(a.head_dim);
+    let i = u64::from(a.intermediate);
+    u64::from(a.layers) * r * (7 * h + 2 * q + 2 * kv + 3 * i) * 2
+}
+
 /// One GPU's budget under vLLM.
 pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     let tp = inp.tp();
@@ -142,6 +165,9 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         / tp;
     let rotary = u64::from(a.max_position) * u64::from(a.head_dim) * b;
     let weights = weights + vocab_pad + rotary;
+    let lora = v.max_lora_rank.map_or(0, |r| {
+        lora_slots(inp, u64::from(r)) * u64::from(v.max_loras.unwrap_or(1).max(1)) / tp
+    });
 
     let max_len = v.max_model_len(inp);
     let seqs = u64::from(v.max_num_seqs.unwrap_or(DEFAULT_MAX_NUM_SEQS));
@@ -173,7 +199,7 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     };
     let budget = fraction_of(card.capacity_bytes, v.gpu_memory_utilization);
     let used_before_kv =
-        weights + activation + overhead + nccl + if context_inside { context } else { 0 };
+        weights + lora + activation + overhead + nccl + if context_inside { context } else { 0 };
     let kv_format = v.kv_format(inp);
     let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
     let kv_bytes = budget.saturating_sub(used_before_kv);
@@ -214,6 +240,7 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     EngineBudget {
         components: components(&[
             (ComponentId::Weights, weights),
+            (ComponentId::LoraAdapters, lora),
             (ComponentId::KvCache, kv_bytes),
             (ComponentId::Activations, activation),
             (ComponentId::CudaContext, ctx_component),
