@@ -1,0 +1,73 @@
+//! The message keys. Adding a key breaks every language's `match` until it is translated.
+
+macro_rules! keys {
+    ($(#[$doc:meta])* $name:ident { $($key:ident),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum $name { $($key),* }
+        impl $name {
+            /// Every key.
+            pub const ALL: &'static [$name] = &[$($name::$key),*];
+        }
+    };
+}
+
+keys! {
+    /// A user-visible sentence or label (templates may hold `{name}` placeholders).
+    Key {
+        Tagline, Footer, UrlNotesIntro, LanguageLabel, CopyLink, LinkCopied, PanicTitle,
+        InputsAria, AnswerAria,
+        ModelLegend, SearchCatalog, SearchPlaceholder, PasteConfig, ConfigLabel, ConfigRead, UseCatalogModel,
+        FormatsLegend, WeightsLabel, KvCacheLabel, KvAsCompute,
+        WorkloadLegend, ContextLabel, SequencesLabel, ChunkLabel,
+        GpusLegend, CardLabel, RecommendCard, OtherCard, CardMemoryLabel, CountLabel, HeadroomLabel,
+        EngineLegend, EngineLabel, EngineAny, EngineTransformers,
+        HintAny, HintVllm, HintSglang, HintLlamaCpp, HintTransformers,
+        VllmMaxNumSeqs, VllmBatched, VllmGeneration, VllmEager,
+        SglangMemFraction, SglangChunk,
+        LlamaNgl, LlamaFlash, LlamaCtk, LlamaCtv, LlamaUnified,
+        FormatFp8, FormatFp8Block, FormatInt8, FormatInt4, FormatGptq, FormatAwq,
+        FormatNf4, FormatNf4Dq, FormatFp4, FormatFp4Dq, FormatMxfp4,
+        ProblemEmpty, ProblemNotWhole, ProblemNotNumber, ProblemTooSmall, ProblemTooLarge, ProblemInvalid,
+        ProblemQuantizedVNeedsFa, ProblemCardOrMemory,
+        ConfigNotJson, ConfigNotObject, ConfigMissingKey, ConfigInvalidValue, ConfigUnsupported, ConfigHeads,
+        CompWeights, CompLora, CompKvCache, CompActivations, CompCudaContext, CompCublas, CompNccl,
+        CompEngineOverhead, CompCudaGraphs, CompRequestPool, CompAllocator,
+        WhatWeights, WhatLora, WhatKvCache, WhatActivations, WhatCudaContext, WhatCublas, WhatNccl,
+        WhatEngineOverhead, WhatCudaGraphs, WhatRequestPool, WhatAllocator,
+        GrowWeights, GrowLora, GrowKvCache, GrowActivations, GrowCudaContext, GrowCublas, GrowNccl,
+        GrowEngineOverhead, GrowCudaGraphs, GrowRequestPool, GrowAllocator,
+        ShrinkWeights, ShrinkLora, ShrinkKvCache, ShrinkActivations, ShrinkCudaContext, ShrinkCublas, ShrinkNccl,
+        ShrinkEngineOverhead, ShrinkCudaGraphs, ShrinkRequestPool, ShrinkAllocator,
+        MeasureWeights, MeasureLora, MeasureKvCache, MeasureActivations, MeasureCudaContext, MeasureCublas, MeasureNccl,
+        MeasureEngineOverhead, MeasureCudaGraphs, MeasureRequestPool, MeasureAllocator,
+        GuideWhat, GuideGrow, GuideShrink, GuideMeasure,
+        WarnWithinHeadroom, WarnDoesNotFit, WarnNoPlan, WarnContextBeyondModel, WarnKvDominates,
+        WarnTpIndivisible, WarnPcieOnly, WarnQuantized, WarnConcurrency, WarnHostMemory,
+        WarnOutsideAllocator, WarnModelFiles,
+        FailNoRoom, FailMaxModelLen, FailBudget,
+        VerdictFits, VerdictTight, VerdictDoesNotFit, VerdictTightConcurrency, VerdictNoCard,
+        WordFits, WordTight, WordDoesNotFit,
+        PlanTitle, SplitTensorParallel, SplitLayers, SplitReplicas, CardCustom,
+        StaleNote, ModelSummary, PastedConfig, ParamsSuffix,
+        PerGpu, PerGpuTimes, ColComponent, TotalPerGpu, AllGpus, CardCapacity, HeadroomLine, BarAria,
+        EngineReportTitle, ClaimedAtStart, KvGib, KvTokens, MaxConcurrency, HostRam,
+        LimitsTitle, MaxContext, NoneFits, MaxSequences, UtilRange, UtilNone,
+        ChartCaption, ChartLegend, ChartAria,
+        RecTitle, RecBest, RecReplicas, RecNone, SingleCards,
+        RulesTitle, RuleWeightsOnly, RuleTwoGb, RuleThisEstimate,
+        ChecklistTitle, CheckInput, CheckConcurrency, CheckFormat, CheckPeaks, CheckDevice, CheckHeadroom,
+        CheckRepeat, CheckQuality, CheckHostDisk,
+        MeasureTitle, MeasureIntro, MeasureLookVllm, MeasureLookLlama, MeasureLookPytorch, CopyScript,
+        PasteLabel, PastePlaceholder, PasteTitle, ColEstimated, ColMeasured, PasteNothing,
+        MeasuredAllocated, MeasuredReserved, MeasuredDevice,
+        FaqTitle, FaqFileQ, FaqFileA, FaqSecondGpuQ, FaqSecondGpuA, FaqPrecisionQ, FaqPrecisionA,
+        FaqBigCardQ, FaqBigCardA,
+    }
+}
+
+keys! {
+    /// A phrase with a count, declined by CLDR plural category (`{n}` is the count).
+    PluralKey { Tokens, Sequences, Gpus, Requests, Layers }
+}

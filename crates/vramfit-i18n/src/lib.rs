@@ -1,0 +1,256 @@
+//! vramfit-i18n: every user-visible sentence in English, Italian, Polish, Slovenian, German, French
+//! and Spanish, with CLDR plural categories and locale number formatting.
+//!
+//! Why not `leptos_i18n`: its keys are checked at compile time, but so are these — [`Key`] is an
+//! enum and each language is one exhaustive `match`, so a missing translation does not compile —
+//! and this crate costs no dependency, no build script and no ICU data in the wasm (measured in
+//! TOOLCHAIN.md: leptos_i18n with plurals and number formatting adds ≈ 100 KB gzip). Plural
+//! categories and number formats follow CLDR for integers and fixed decimals, implemented here and
+//! tested natively; the core stays free of sentences (it returns enums the UI maps to [`Key`]s).
+//!
+//! Templates use `{name}` placeholders, filled by [`fill`].
+
+mod de;
+mod en;
+mod es;
+mod fr;
+mod it;
+mod keys;
+mod pl;
+mod sl;
+
+pub use keys::{Key, PluralKey};
+
+/// A supported language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Locale {
+    /// English.
+    #[default]
+    En,
+    /// Italian.
+    It,
+    /// Polish.
+    Pl,
+    /// Slovenian.
+    Sl,
+    /// German.
+    De,
+    /// French.
+    Fr,
+    /// Spanish.
+    Es,
+}
+
+/// A CLDR plural category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Plural {
+    /// `one`.
+    One,
+    /// `two`.
+    Two,
+    /// `few`.
+    Few,
+    /// `many`.
+    Many,
+    /// `other`.
+    Other,
+}
+
+impl Locale {
+    /// Every locale, English first.
+    pub const ALL: [Locale; 7] = [
+        Locale::En,
+        Locale::It,
+        Locale::Pl,
+        Locale::Sl,
+        Locale::De,
+        Locale::Fr,
+        Locale::Es,
+    ];
+
+    /// BCP 47 tag (`<html lang>`, `?lang=`).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::It => "it",
+            Locale::Pl => "pl",
+            Locale::Sl => "sl",
+            Locale::De => "de",
+            Locale::Fr => "fr",
+            Locale::Es => "es",
+        }
+    }
+
+    /// The language's own name.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Locale::En => "English",
+            Locale::It => "Italiano",
+            Locale::Pl => "Polski",
+            Locale::Sl => "Slovenščina",
+            Locale::De => "Deutsch",
+            Locale::Fr => "Français",
+            Locale::Es => "Español",
+        }
+    }
+
+    /// The locale for a tag such as `pl`, `pl-PL`, `de_AT` (case-insensitive).
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let primary = tag.split(['-', '_']).next()?.to_ascii_lowercase();
+        Locale::ALL.into_iter().find(|l| l.tag() == primary)
+    }
+
+    /// The first supported locale among the browser's preferences, else English.
+    pub fn negotiate<'a>(preferences: impl IntoIterator<Item = &'a str>) -> Locale {
+        preferences
+            .into_iter()
+            .find_map(Locale::from_tag)
+            .unwrap_or_default()
+    }
+
+    /// The plural categories CLDR defines for integers in this language.
+    pub fn plural_categories(self) -> &'static [Plural] {
+        match self {
+            Locale::En | Locale::De => &[Plural::One, Plural::Other],
+            Locale::It | Locale::Es | Locale::Fr => &[Plural::One, Plural::Many, Plural::Other],
+            Locale::Pl => &[Plural::One, Plural::Few, Plural::Many, Plural::Other],
+            Locale::Sl => &[Plural::One, Plural::Two, Plural::Few, Plural::Other],
+        }
+    }
+
+    /// CLDR cardinal plural category of an integer (`plurals.xml`, CLDR 44; `i` = n, `v` = 0).
+    pub fn plural(self, n: u64) -> Plural {
+        let million = n != 0 && n % 1_000_000 == 0;
+        match self {
+            Locale::En | Locale::De => {
+                if n == 1 {
+                    Plural::One
+                } else {
+                    Plural::Other
+                }
+            }
+            Locale::It | Locale::Es => match n {
+                1 => Plural::One,
+                _ if million => Plural::Many,
+                _ => Plural::Other,
+            },
+            Locale::Fr => match n {
+                0 | 1 => Plural::One,
+                _ if million => Plural::Many,
+                _ => Plural::Other,
+            },
+            Locale::Pl => {
+                let (m10, m100) = (n % 10, n % 100);
+                if n == 1 {
+                    Plural::One
+                } else if (2..=4).contains(&m10) && !(12..=14).contains(&m100) {
+                    Plural::Few
+                } else {
+                    Plural::Many
+                }
+            }
+            Locale::Sl => match n % 100 {
+                1 => Plural::One,
+                2 => Plural::Two,
+                3 | 4 => Plural::Few,
+                _ => Plural::Other,
+            },
+        }
+    }
+
+    /// Decimal separator.
+    pub fn decimal_separator(self) -> char {
+        match self {
+            Locale::En => '.',
+            _ => ',',
+        }
+    }
+
+    /// Grouping separator and the fewest integer digits that trigger grouping (CLDR
+    /// `minimumGroupingDigits`: 2 for Polish and Spanish, so 4-digit numbers stay ungrouped).
+    fn grouping(self) -> (&'static str, usize) {
+        match self {
+            Locale::En => (",", 4),
+            Locale::It | Locale::De | Locale::Sl => (".", 4),
+            Locale::Es => (".", 5),
+            Locale::Pl => ("\u{a0}", 5),
+            Locale::Fr => ("\u{202f}", 4),
+        }
+    }
+
+    /// The template for `key` in this language.
+    pub fn text(self, key: Key) -> &'static str {
+        match self {
+            Locale::En => en::text(key),
+            Locale::It => it::text(key),
+            Locale::Pl => pl::text(key),
+            Locale::Sl => sl::text(key),
+            Locale::De => de::text(key),
+            Locale::Fr => fr::text(key),
+            Locale::Es => es::text(key),
+        }
+    }
+
+    /// The template for a counted phrase in category `c` (`{n}` is the count).
+    pub fn plural_text(self, key: PluralKey, c: Plural) -> &'static str {
+        match self {
+            Locale::En => en::plural(key, c),
+            Locale::It => it::plural(key, c),
+            Locale::Pl => pl::plural(key, c),
+            Locale::Sl => sl::plural(key, c),
+            Locale::De => de::plural(key, c),
+            Locale::Fr => fr::plural(key, c),
+            Locale::Es => es::plural(key, c),
+        }
+    }
+
+    /// A counted phrase: "1 token", "5 tokenów", "2 žetona".
+    pub fn count(self, key: PluralKey, n: u64) -> String {
+        fill(self.plural_text(key, self.plural(n)), &[("n", &self.integer(n))])
+    }
+
+    /// An integer with the locale's grouping: `131,072` / `131.072` / `131 072`.
+    pub fn integer(self, n: u64) -> String {
+        let digits = n.to_string();
+        let (sep, min) = self.grouping();
+        if digits.len() < min {
+            return digits;
+        }
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push_str(sep);
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// A decimal with `places` fraction digits, rounded half away from zero: `24.21` / `24,21`.
+    pub fn decimal(self, x: f64, places: usize) -> String {
+        if !x.is_finite() {
+            return "–".into();
+        }
+        let s = format!("{:.*}", places, x.abs());
+        let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+        let int_part = int.parse::<u64>().map(|i| self.integer(i)).unwrap_or_else(|_| int.to_string());
+        let sign = if x < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+        if frac.is_empty() {
+            format!("{sign}{int_part}")
+        } else {
+            format!("{sign}{int_part}{}{frac}", self.decimal_separator())
+        }
+    }
+}
+
+/// Replaces each `{name}` in `template` with its value.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
