@@ -6,7 +6,7 @@
 //! the recommended plan is shown. `components` are the whole deployment (per-GPU × count);
 //! `per_gpu_components` are the fullest GPU's.
 
-use crate::budget::{kv_cache, BudgetInputs, Component, Footprint};
+use crate::budget::{kv_cache, BudgetInputs, Component, ComponentId, Footprint};
 use crate::catalog::{self, CatalogModel};
 use crate::engine::{Engine, KvReport};
 use crate::format::WeightFormat;
@@ -346,7 +346,6 @@ fn collect_warnings(
             .find(|c| c.id == id)
             .map_or(0, |c| c.bytes)
     };
-    use crate::budget::ComponentId;
     if bytes_of(ComponentId::KvCache) > bytes_of(ComponentId::Weights) {
         warnings.push(Warning::KvCacheDominates);
     }
@@ -356,6 +355,26 @@ fn collect_warnings(
     if let Some(failure) = plan.and_then(|p| p.start_failure) {
         warnings.push(Warning::EngineWillNotStart { failure });
     }
+    if let Some(p) = plan {
+        let outside: u64 = p
+            .per_gpu_components
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c.id,
+                    ComponentId::CudaContext
+                        | ComponentId::CommunicationBuffers
+                        | ComponentId::EngineOverhead
+                        | ComponentId::CudaGraphs
+                )
+            })
+            .map(|c| c.bytes)
+            .sum();
+        warnings.push(Warning::OutsideAllocator { bytes: outside });
+    }
+    warnings.push(Warning::ModelFiles {
+        bytes: base.footprint.get(1).0,
+    });
     if plan.is_some_and(|p| p.host_bytes > 0) {
         warnings.push(Warning::HostMemory {
             bytes: plan.map_or(0, |p| p.host_bytes),

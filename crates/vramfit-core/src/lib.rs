@@ -20,6 +20,7 @@
 //! - [`budget`] — one module per memory component, each citing its formula's source;
 //! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
 //!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
+//! - [`measure`] — measurement scripts and commands for the scenario, and a reader for their output;
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
 //! - [`bytes`] — units.
 
@@ -32,6 +33,7 @@ pub mod format;
 pub mod gguf;
 pub mod import;
 pub mod inverse;
+pub mod measure;
 pub mod model;
 pub mod plan;
 pub mod precision;

@@ -45,6 +45,17 @@ pub enum Warning {
         /// Sequences asked for.
         sequences: u32,
     },
+    /// Memory allocated outside PyTorch's allocator on each GPU (CUDA context, NCCL, engine
+    /// buffers, CUDA graphs): `torch.cuda.memory_*` will not show it; `nvidia-smi` will.
+    OutsideAllocator {
+        /// Bytes per GPU.
+        bytes: u64,
+    },
+    /// Disk the weights need (before downloads of other formats and conversions).
+    ModelFiles {
+        /// Bytes of the weights in their storage format.
+        bytes: u64,
+    },
     /// The engine keeps part of the model in host RAM (llama.cpp: the token embedding always,
     /// plus offloaded layers and their KV): budget it on the host.
     HostMemory {

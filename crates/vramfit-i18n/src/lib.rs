@@ -120,7 +120,7 @@ impl Locale {
 
     /// CLDR cardinal plural category of an integer (`plurals.xml`, CLDR 44; `i` = n, `v` = 0).
     pub fn plural(self, n: u64) -> Plural {
-        let million = n != 0 && n % 1_000_000 == 0;
+        let million = n != 0 && n.is_multiple_of(1_000_000);
         match self {
             Locale::En | Locale::De => {
                 if n == 1 {
@@ -206,7 +206,10 @@ impl Locale {
 
     /// A counted phrase: "1 token", "5 tokenów", "2 žetona".
     pub fn count(self, key: PluralKey, n: u64) -> String {
-        fill(self.plural_text(key, self.plural(n)), &[("n", &self.integer(n))])
+        fill(
+            self.plural_text(key, self.plural(n)),
+            &[("n", &self.integer(n))],
+        )
     }
 
     /// An integer with the locale's grouping: `131,072` / `131.072` / `131 072`.
@@ -218,7 +221,7 @@ impl Locale {
         }
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push_str(sep);
             }
             out.push(c);
@@ -233,8 +236,15 @@ impl Locale {
         }
         let s = format!("{:.*}", places, x.abs());
         let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-        let int_part = int.parse::<u64>().map(|i| self.integer(i)).unwrap_or_else(|_| int.to_string());
-        let sign = if x < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+        let int_part = int
+            .parse::<u64>()
+            .map(|i| self.integer(i))
+            .unwrap_or_else(|_| int.to_string());
+        let sign = if x < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') {
+            "-"
+        } else {
+            ""
+        };
         if frac.is_empty() {
             format!("{sign}{int_part}")
         } else {

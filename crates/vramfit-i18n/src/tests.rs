@@ -3,7 +3,11 @@
 use super::*;
 
 /// Keys whose text is the same in every language: none today (flag names are not keys).
-const SAME_IN_ALL: &[Key] = &[Key::SearchPlaceholder, Key::PlanTitle, Key::EngineTransformers];
+const SAME_IN_ALL: &[Key] = &[
+    Key::SearchPlaceholder,
+    Key::PlanTitle,
+    Key::EngineTransformers,
+];
 
 /// Keys that may equal English in a given language because they are proper nouns, units or
 /// technical terms that language borrows as they are.
@@ -12,9 +16,23 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
     SAME_IN_ALL.contains(&k)
         || matches!(
             k,
-            CompCudaContext | CompCublas | CompNccl | CompCudaGraphs | FormatNf4 | FormatFp4
-                | FormatMxfp4 | CompKvCache | KvCacheLabel | GpusLegend | FormatFp8 | ParamsSuffix
-                | CopyScript | CompLora | FormatGptq | FormatAwq | PerGpuTimes
+            CompCudaContext
+                | CompCublas
+                | CompNccl
+                | CompCudaGraphs
+                | FormatNf4
+                | FormatFp4
+                | FormatMxfp4
+                | CompKvCache
+                | KvCacheLabel
+                | GpusLegend
+                | FormatFp8
+                | ParamsSuffix
+                | CopyScript
+                | CompLora
+                | FormatGptq
+                | FormatAwq
+                | PerGpuTimes
         )
 }
 
@@ -31,7 +49,12 @@ fn every_key_is_translated() {
             }
         }
     }
-    assert!(missing.is_empty(), "{} untranslated:\n{}", missing.len(), missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} untranslated:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -63,7 +86,11 @@ fn plural_forms_exist_for_each_category() {
             }
             if l != Locale::En {
                 let other = l.plural_text(k, Plural::Other);
-                assert_ne!(other, Locale::En.plural_text(k, Plural::Other), "{l:?} {k:?} untranslated");
+                assert_ne!(
+                    other,
+                    Locale::En.plural_text(k, Plural::Other),
+                    "{l:?} {k:?} untranslated"
+                );
             }
         }
     }
@@ -78,9 +105,35 @@ fn cldr_plural_categories() {
         }
     };
     check(Locale::En, &[(1, One), (0, Other), (2, Other)]);
-    check(Locale::Pl, &[(1, One), (2, Few), (4, Few), (5, Many), (12, Many), (22, Few), (25, Many), (0, Many)]);
-    check(Locale::Sl, &[(1, One), (2, Two), (3, Few), (4, Few), (5, Other), (101, One), (102, Two)]);
-    check(Locale::Fr, &[(0, One), (1, One), (2, Other), (1_000_000, Many)]);
+    check(
+        Locale::Pl,
+        &[
+            (1, One),
+            (2, Few),
+            (4, Few),
+            (5, Many),
+            (12, Many),
+            (22, Few),
+            (25, Many),
+            (0, Many),
+        ],
+    );
+    check(
+        Locale::Sl,
+        &[
+            (1, One),
+            (2, Two),
+            (3, Few),
+            (4, Few),
+            (5, Other),
+            (101, One),
+            (102, Two),
+        ],
+    );
+    check(
+        Locale::Fr,
+        &[(0, One), (1, One), (2, Other), (1_000_000, Many)],
+    );
     check(Locale::It, &[(1, One), (2, Other), (2_000_000, Many)]);
     for l in Locale::ALL {
         for n in 0..200 {
@@ -101,7 +154,12 @@ fn number_formats() {
     assert_eq!(Locale::Pl.integer(32768), "32\u{a0}768");
     assert_eq!(Locale::Es.integer(8192), "8192");
     assert_eq!(Locale::De.decimal(1234.5, 2), "1.234,50");
-    assert_eq!(Locale::Pl.count(PluralKey::Tokens, 1), Locale::Pl.plural_text(PluralKey::Tokens, Plural::One).replace("{n}", "1"));
+    assert_eq!(
+        Locale::Pl.count(PluralKey::Tokens, 1),
+        Locale::Pl
+            .plural_text(PluralKey::Tokens, Plural::One)
+            .replace("{n}", "1")
+    );
     assert_eq!(Locale::negotiate(["fr-CA", "en"]), Locale::Fr);
     assert_eq!(Locale::negotiate(["ja", "sl-SI"]), Locale::Sl);
     assert_eq!(Locale::negotiate(["ja"]), Locale::En);

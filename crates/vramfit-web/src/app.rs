@@ -1,56 +1,139 @@
-//! The page: header, the inputs beside the answer, and the state flow
-//! URL → form (text) → scenario → estimate → view, with the last valid estimate kept on screen
-//! while a field holds something invalid.
+//! The page: header (language, copy link), the inputs beside the answer, guidance below, and the
+//! state flow URL → form (text) → scenario → estimate → view. The last valid estimate stays on
+//! screen while a field holds something invalid; the URL follows every valid change (`lang=`
+//! included), and `<html lang>` follows the language.
 
 use crate::form::{Form, Input, Problem};
+use crate::guidance::{Checklist, Faq};
 use crate::inputs::Inputs;
-use crate::result::ResultView;
-use crate::url;
+use crate::measure_view::MeasureIt;
+use crate::result::Answer;
+use crate::text::t;
+use crate::{panic_panel, url};
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
-use vramfit_core::{estimate, Estimate};
+use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_i18n::{Key, Locale};
+
+/// The language the browser prefers among ours (`navigator.languages`), else English.
+fn browser_locale() -> Locale {
+    let langs: Vec<String> = web_sys::window()
+        .map(|w| {
+            w.navigator()
+                .languages()
+                .iter()
+                .filter_map(|v| v.as_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    Locale::negotiate(langs.iter().map(String::as_str))
+}
 
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, notes) = query::from_pairs(&url::read_pairs());
+    let pairs = url::read_pairs();
+    let from_url = pairs
+        .iter()
+        .find(|(k, _)| k == "lang")
+        .and_then(|(_, v)| Locale::from_tag(v));
+    let lang = RwSignal::new(from_url.unwrap_or_else(browser_locale));
+    let (initial, notes) = query::from_pairs(&pairs);
     let form = Form::new(&initial);
     let draft = Memo::new(move |_| form.scenario());
-    let last_good = RwSignal::new(estimate(&initial).ok());
+    let last_good: RwSignal<Option<(Scenario, Estimate)>> =
+        RwSignal::new(estimate(&initial).ok().map(|e| (initial.clone(), e)));
     Effect::new(move |_| {
         if let Ok(s) = draft.get() {
             if let Ok(e) = estimate(&s) {
-                url::replace(&s);
-                last_good.set(Some(e));
+                last_good.set(Some((s, e)));
             }
         }
     });
+    Effect::new(move |_| {
+        let l = lang.get();
+        panic_panel::set_locale(l);
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = el.set_attribute("lang", l.tag());
+        }
+        last_good.with(|g| {
+            if let Some((s, _)) = g {
+                url::replace(s, l);
+            }
+        });
+    });
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
-    let shown: Signal<Option<Estimate>> = last_good.into();
+    let shown: Signal<Option<Estimate>> = Signal::derive(move || last_good.get().map(|(_, e)| e));
+    let stale = move || !problems.get().is_empty();
+    let pasted = RwSignal::new(String::new());
+    let tab = RwSignal::new(0u8);
+    let copied = RwSignal::new(false);
+    let copy_link = move |_| {
+        if let Some(w) = web_sys::window() {
+            if let Ok(href) = w.location().href() {
+                let _ = w.navigator().clipboard().write_text(&href);
+                copied.set(true);
+            }
+        }
+    };
     view! {
-        <header class="top">
-            <h1>"vramfit"</h1>
-            <p class="tagline">"GPU memory budget, computed in your browser. Nothing leaves this page."</p>
-        </header>
-        <UrlNotes notes=notes />
-        <main class="layout">
-            <Inputs form=form problems=problems estimate=shown />
-            <ResultView estimate=shown stale=Signal::derive(move || !problems.get().is_empty()) />
-        </main>
-        <footer class="foot">
-            <p>"Estimates, not guarantees: measure the configuration you will run (peak allocated and reserved memory, and nvidia-smi) before you commit."</p>
-        </footer>
+        {move || {
+            let l = lang.get();
+            view! {
+                <header class="top">
+                    <h1>"vramfit"</h1>
+                    <p class="tagline">{t(l, Key::Tagline)}</p>
+                    <div class="tools">
+                        <label for="lang" class="sr-only">{t(l, Key::LanguageLabel)}</label>
+                        <select id="lang" data-testid="lang" aria-label=t(l, Key::LanguageLabel)
+                            on:change=move |ev| {
+                                if let Some(v) = Locale::from_tag(&event_target_value(&ev)) {
+                                    lang.set(v);
+                                }
+                            }>
+                            {Locale::ALL.into_iter().map(|o| view! {
+                                <option value=o.tag() selected=o == l>{o.native_name()}</option>
+                            }).collect_view()}
+                        </select>
+                        <button type="button" data-testid="copy-link" on:click=copy_link>
+                            {move || t(l, if copied.get() { Key::LinkCopied } else { Key::CopyLink })}
+                        </button>
+                    </div>
+                </header>
+                <UrlNotes notes=notes.clone() l=l />
+                <main class="layout">
+                    <Inputs form=form problems=problems estimate=shown l=l />
+                    <section class="answer" aria-label=t(l, Key::AnswerAria) aria-live="polite">
+                        <Show when=stale>
+                            <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
+                        </Show>
+                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e l=l /> })}
+                    </section>
+                </main>
+                <div class="guidance">
+                    {move || last_good.get().map(|(s, e)| view! {
+                        <Checklist s=s.clone() e=e.clone() l=l />
+                        <MeasureIt s=s e=e pasted=pasted tab=tab l=l />
+                    })}
+                    <Faq l=l />
+                </div>
+                <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>
+            }
+        }}
     }
 }
 
 /// Notes on link parameters that were unusable and fell back to defaults.
 #[component]
-fn UrlNotes(notes: Vec<QueryNote>) -> impl IntoView {
+fn UrlNotes(notes: Vec<QueryNote>, l: Locale) -> impl IntoView {
     (!notes.is_empty()).then(|| {
         view! {
             <div class="note" role="status" data-testid="url-notes">
-                <strong>"Some link parameters could not be used and were reset: "</strong>
+                <strong>{t(l, Key::UrlNotesIntro)}" "</strong>
                 {notes
                     .into_iter()
                     .map(|n| view! { <code>{format!("{}={}", n.param, n.value)}</code>" " })

@@ -3,9 +3,11 @@
 //! points come from `Estimate::context_curve`, the UI only scales them to pixels.
 
 use crate::format::gib;
+use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
 use vramfit_core::inverse::CurvePoint;
+use vramfit_i18n::{Key, Locale, PluralKey};
 
 const W: f64 = 640.0;
 const H: f64 = 220.0;
@@ -25,6 +27,8 @@ pub fn ContextChart(
     usable: u64,
     /// Largest context that fits, if any.
     max_context: Option<u64>,
+    /// Language.
+    l: Locale,
 ) -> impl IntoView {
     let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
         return ().into_any();
@@ -69,10 +73,12 @@ pub fn ContextChart(
     let use_y = y(usable as f64);
     view! {
         <figure class="chart" data-testid="context-chart">
-            <figcaption>"Memory per GPU vs context length (log scale)"</figcaption>
+            <figcaption>{t(l, Key::ChartCaption)}</figcaption>
             <svg viewBox=format!("0 0 {W} {H}") role="img"
-                aria-label=format!("Memory per GPU from {} GiB at {} tokens to {} GiB at {} tokens; capacity {} GiB",
-                    gib(first.per_gpu_bytes), first.context_tokens, gib(last.per_gpu_bytes), last.context_tokens, gib(capacity))>
+                aria-label=f(l, Key::ChartAria, &[
+                    ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.context_tokens)),
+                    ("to", &gib(l, last.per_gpu_bytes)), ("ctx_to", &l.count(PluralKey::Tokens, last.context_tokens)),
+                    ("cap", &gib(l, capacity))])>
                 <line class="axis" x1=PAD_L y1=H - PAD_B x2=W - PAD_R y2=H - PAD_B />
                 <line class="axis" x1=PAD_L y1=PAD_T x2=PAD_L y2=H - PAD_B />
                 {ticks.into_iter().map(|t| view! {
@@ -90,7 +96,7 @@ pub fn ContextChart(
                     <line class="maxctx" x1=x(c as f64) y1=PAD_T x2=x(c as f64) y2=H - PAD_B />
                 })}
             </svg>
-            <p class="legend-line">"GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: largest context that fits"</p>
+            <p class="legend-line">{t(l, Key::ChartLegend)}</p>
         </figure>
     }
     .into_any()

@@ -3,8 +3,9 @@
 use crate::engine_form::{EngineForm, ENGINES};
 use crate::form::{Input, Problem};
 use crate::inputs::NumberField;
-use crate::text;
+use crate::text::{self, t};
 use leptos::prelude::*;
+use vramfit_i18n::{Key, Locale};
 
 /// The engine picker and the chosen engine's knobs.
 #[component]
@@ -13,6 +14,8 @@ pub fn EngineInputs(
     form: EngineForm,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
+    /// Language.
+    l: Locale,
 ) -> impl IntoView {
     let err = move |name: &'static str| {
         Signal::derive(move || {
@@ -20,56 +23,56 @@ pub fn EngineInputs(
                 .get()
                 .into_iter()
                 .find(|(i, _)| *i == Input::Engine(name))
-                .map(|(_, p)| text::problem(&p))
+                .map(|(i, p)| text::problem(l, i, &p))
         })
     };
     let is = move |name: &'static str| move || form.engine.get() == name;
     view! {
         <fieldset>
-            <legend>"Serving engine"</legend>
-            <label for="engine">"Engine"</label>
+            <legend>{t(l, Key::EngineLegend)}</legend>
+            <label for="engine">{t(l, Key::EngineLabel)}</label>
             <select id="engine" data-testid="engine" on:change=move |ev| form.engine.set(event_target_value(&ev))>
                 {ENGINES.into_iter().map(|e| view! {
-                    <option value=e selected=move || form.engine.get() == e>{text::engine_name(e)}</option>
+                    <option value=e selected=move || form.engine.get() == e>{text::engine_name(l, e)}</option>
                 }).collect_view()}
             </select>
-            <p class="hint">{move || text::engine_hint(&form.engine.get())}</p>
+            <p class="hint">{move || text::engine_hint(l, &form.engine.get())}</p>
             <Show when=is("vllm")>
                 <div class="row">
                     <NumberField id="gpu_memory_utilization" label="gpu_memory_utilization" value=form.util error=err("gpu_memory_utilization") decimal=true />
-                    <NumberField id="max_num_seqs" label="max_num_seqs (default 256)" value=form.max_num_seqs error=err("max_num_seqs") />
+                    <NumberField id="max_num_seqs" label=t(l, Key::VllmMaxNumSeqs) value=form.max_num_seqs error=err("max_num_seqs") />
                 </div>
                 <div class="row">
-                    <NumberField id="max_num_batched_tokens" label="max_num_batched_tokens (blank: default)" value=form.batched error=err("max_num_batched_tokens") />
-                    <SelectField id="vllm_version" label="vLLM generation" value=form.version options=&[("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
+                    <NumberField id="max_num_batched_tokens" label=t(l, Key::VllmBatched) value=form.batched error=err("max_num_batched_tokens") />
+                    <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=&[("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
                 </div>
                 <div class="row">
                     <SelectField id="kv_cache_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8", "fp8")] />
-                    <CheckField id="enforce_eager" label="enforce_eager (no CUDA graphs)" value=form.eager />
+                    <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
                 </div>
             </Show>
             <Show when=is("sglang")>
                 <div class="row">
-                    <NumberField id="mem_fraction_static" label="mem_fraction_static (blank: default)" value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
-                    <NumberField id="chunked_prefill_size" label="chunked_prefill_size (blank: default)" value=form.chunked error=err("chunked_prefill_size") />
+                    <NumberField id="mem_fraction_static" label=t(l, Key::SglangMemFraction) value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
+                    <NumberField id="chunked_prefill_size" label=t(l, Key::SglangChunk) value=form.chunked error=err("chunked_prefill_size") />
                 </div>
                 <SelectField id="sglang_kv_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8_e4m3", "fp8_e4m3")] />
             </Show>
             <Show when=is("llama_cpp")>
                 <div class="row">
-                    <NumberField id="n_gpu_layers" label="n_gpu_layers / -ngl (blank: all)" value=form.ngl error=err("n_gpu_layers") />
+                    <NumberField id="n_gpu_layers" label=t(l, Key::LlamaNgl) value=form.ngl error=err("n_gpu_layers") />
                     <NumberField id="n_ubatch" label="n_ubatch / -ub" value=form.ubatch error=err("n_ubatch") />
                 </div>
                 <div class="row">
                     <NumberField id="n_batch" label="n_batch / -b" value=form.batch error=err("n_batch") />
-                    <CheckField id="flash_attn" label="flash attention / -fa" value=form.flash_attn />
+                    <CheckField id="flash_attn" label=t(l, Key::LlamaFlash) value=form.flash_attn />
                 </div>
                 <div class="row">
-                    <SelectField id="cache_type_k" label="cache type K / -ctk" value=form.ctk options=CACHE_TYPES />
-                    <SelectField id="cache_type_v" label="cache type V / -ctv" value=form.ctv options=CACHE_TYPES />
+                    <SelectField id="cache_type_k" label=t(l, Key::LlamaCtk) value=form.ctk options=CACHE_TYPES />
+                    <SelectField id="cache_type_v" label=t(l, Key::LlamaCtv) value=form.ctv options=CACHE_TYPES />
                 </div>
                 <p class="err" role="alert">{move || err("cache_type_v").get()}</p>
-                <CheckField id="kv_unified" label="--kv-unified (one cache for all slots)" value=form.unified />
+                <CheckField id="kv_unified" label=t(l, Key::LlamaUnified) value=form.unified />
             </Show>
             <Show when=is("transformers")>
                 <div class="row">

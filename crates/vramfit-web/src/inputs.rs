@@ -1,15 +1,16 @@
 //! The input half of the page: model (catalog search or pasted config.json), formats, workload,
-//! cards and headroom. Each field shows its own problem; typed text is never replaced.
+//! engine, cards and headroom. Each field shows its own problem; typed text is never replaced.
 
 use crate::engine_inputs::EngineInputs;
 use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::format::params;
-use crate::text;
+use crate::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::format::WeightFormat;
 use vramfit_core::precision::Precision;
 use vramfit_core::Estimate;
+use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.
 #[component]
@@ -20,36 +21,38 @@ pub fn Inputs(
     problems: Memo<Vec<(Input, Problem)>>,
     /// Last valid estimate (for the pasted model's summary).
     estimate: Signal<Option<Estimate>>,
+    /// Language.
+    l: Locale,
 ) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let error = move |input: Input| {
-        move || {
+        Signal::derive(move || {
             problems
                 .get()
                 .into_iter()
                 .find(|(i, _)| *i == input)
-                .map(|(_, p)| text::problem(&p))
-        }
+                .map(|(i, p)| text::problem(l, i, &p))
+        })
     };
     let using_config = move || !form.config.get().trim().is_empty();
     view! {
-        <section class="inputs" aria-label="Inputs">
+        <section class="inputs" aria-label=t(l, Key::InputsAria)>
             <fieldset>
-                <legend>"Model"</legend>
-                <label for="model-filter">"Search the catalog"</label>
-                <input id="model-filter" type="search" placeholder="llama, qwen 7b, gemma…"
+                <legend>{t(l, Key::ModelLegend)}</legend>
+                <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
+                <input id="model-filter" type="search" placeholder=t(l, Key::SearchPlaceholder)
                     prop:value=move || filter.get()
                     on:input=move |ev| filter.set(event_target_value(&ev)) />
-                <label for="model" class="sr-only">"Model"</label>
+                <label for="model" class="sr-only">{t(l, Key::ModelLegend)}</label>
                 <select id="model" data-testid="model" prop:disabled=using_config
                     on:change=move |ev| form.model.set(event_target_value(&ev))>
                     {move || {
-                        let f = filter.get().to_lowercase();
+                        let q = filter.get().to_lowercase();
                         let current = form.model.get();
                         catalog::models()
                             .filter(|m| {
                                 m.id == current
-                                    || f.split_whitespace().all(|w| {
+                                    || q.split_whitespace().all(|w| {
                                         m.name.to_lowercase().contains(w) || m.id.contains(w)
                                     })
                             })
@@ -57,7 +60,7 @@ pub fn Inputs(
                                 let id = m.id;
                                 view! {
                                     <option value=id selected=id == current>
-                                        {format!("{} ({})", m.name, params(m.published_params))}
+                                        {format!("{} ({})", m.name, params(l, m.published_params))}
                                     </option>
                                 }
                             })
@@ -65,48 +68,50 @@ pub fn Inputs(
                     }}
                 </select>
                 <details open=using_config()>
-                    <summary>"or paste a config.json"</summary>
-                    <label for="config">"Hugging Face config.json (read here, never uploaded)"</label>
+                    <summary>{t(l, Key::PasteConfig)}</summary>
+                    <label for="config">{t(l, Key::ConfigLabel)}</label>
                     <textarea id="config" data-testid="config" rows="6" spellcheck="false"
                         placeholder="{ \"model_type\": \"llama\", \"hidden_size\": 4096, … }"
                         prop:value=move || form.config.get()
                         on:input=move |ev| form.config.set(event_target_value(&ev))></textarea>
-                    <p class="err" role="alert" data-testid="err-config">{error(Input::Config)}</p>
-                    {move || (using_config() && error(Input::Config)().is_none()).then(|| {
+                    <p class="err" role="alert" data-testid="err-config">{move || error(Input::Config).get()}</p>
+                    {move || (using_config() && error(Input::Config).get().is_none()).then(|| {
                         estimate.get().map(|e| view! {
                             <p class="ok" data-testid="config-summary">
-                                {format!("Read: {} layers, {} parameters, {} KV heads × {}.",
-                                    e.model.arch.layers, params(e.model.params),
-                                    e.model.arch.kv_heads, e.model.arch.head_dim)}
+                                {f(l, Key::ConfigRead, &[
+                                    ("layers", &l.count(PluralKey::Layers, u64::from(e.model.arch.layers))),
+                                    ("params", &params(l, e.model.params)),
+                                    ("kv", &e.model.arch.kv_heads.to_string()),
+                                    ("hd", &e.model.arch.head_dim.to_string()),
+                                ])}
                             </p>
                         })
                     })}
                     <button type="button" on:click=move |_| form.config.set(String::new())
-                        prop:hidden=move || !using_config()>"Use the catalog model"</button>
+                        prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
             </fieldset>
             <fieldset>
-                <legend>"Formats"</legend>
+                <legend>{t(l, Key::FormatsLegend)}</legend>
                 <div class="row">
                     <div>
-                        <label for="weights">"Weights"</label>
+                        <label for="weights">{t(l, Key::WeightsLabel)}</label>
                         <select id="weights" data-testid="weights"
                             on:change=move |ev| form.weights.set(event_target_value(&ev))>
-                            {WeightFormat::all().into_iter().map(|f| {
-                                let id = f.id();
-                                let label = text::format_label(f);
+                            {WeightFormat::all().into_iter().map(|fm| {
+                                let id = fm.id();
                                 let id2 = id.clone();
                                 view! {
-                                    <option value=id selected=move || form.weights.get() == id2>{label}</option>
+                                    <option value=id selected=move || form.weights.get() == id2>{text::format_label(l, fm)}</option>
                                 }
                             }).collect_view()}
                         </select>
                     </div>
                     <div>
-                        <label for="kv">"KV cache"</label>
+                        <label for="kv">{t(l, Key::KvCacheLabel)}</label>
                         <select id="kv" data-testid="kv"
                             on:change=move |ev| form.kv.set(event_target_value(&ev))>
-                            <option value="" selected=move || form.kv.get().is_empty()>"as compute"</option>
+                            <option value="" selected=move || form.kv.get().is_empty()>{t(l, Key::KvAsCompute)}</option>
                             {Precision::ALL.into_iter().map(|p| view! {
                                 <option value=p.id() selected=move || form.kv.get() == p.id()>{p.id()}</option>
                             }).collect_view()}
@@ -115,19 +120,19 @@ pub fn Inputs(
                 </div>
             </fieldset>
             <fieldset>
-                <legend>"Workload: serving"</legend>
-                <NumberField id="ctx" label="Context per sequence (tokens, max_model_len)" value=form.context error=Signal::derive(error(Input::Context)) />
-                <NumberField id="seqs" label="Concurrent sequences (requests served at once)" value=form.sequences error=Signal::derive(error(Input::Sequences)) />
+                <legend>{t(l, Key::WorkloadLegend)}</legend>
+                <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
+                <NumberField id="seqs" label=t(l, Key::SequencesLabel) value=form.sequences error=error(Input::Sequences) />
                 <Show when=move || form.engine.engine.get().is_empty()>
-                    <NumberField id="chunk" label="Prefill chunk (tokens per step)" value=form.chunk error=Signal::derive(error(Input::Chunk)) />
+                    <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
                 </Show>
             </fieldset>
-            <EngineInputs form=form.engine problems=problems />
+            <EngineInputs form=form.engine problems=problems l=l />
             <fieldset>
-                <legend>"GPUs"</legend>
-                <label for="gpu">"Card"</label>
+                <legend>{t(l, Key::GpusLegend)}</legend>
+                <label for="gpu">{t(l, Key::CardLabel)}</label>
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))>
-                    <option value=GPU_RECOMMEND selected=move || form.gpu.get() == GPU_RECOMMEND>"Recommend a card"</option>
+                    <option value=GPU_RECOMMEND selected=move || form.gpu.get() == GPU_RECOMMEND>{t(l, Key::RecommendCard)}</option>
                     {GPUS.iter().map(|g| {
                         let id = g.id;
                         view! {
@@ -136,14 +141,14 @@ pub fn Inputs(
                             </option>
                         }
                     }).collect_view()}
-                    <option value=GPU_CUSTOM selected=move || form.gpu.get() == GPU_CUSTOM>"Other card: type its memory…"</option>
+                    <option value=GPU_CUSTOM selected=move || form.gpu.get() == GPU_CUSTOM>{t(l, Key::OtherCard)}</option>
                 </select>
                 <Show when=move || form.gpu.get() == GPU_CUSTOM>
-                    <NumberField id="mem" label="Memory per card (GiB, as nvidia-smi / torch reports it)" value=form.memory error=Signal::derive(error(Input::GpuMemory)) decimal=true />
+                    <NumberField id="mem" label=t(l, Key::CardMemoryLabel) value=form.memory error=error(Input::GpuMemory) decimal=true />
                 </Show>
                 <div class="row">
-                    <NumberField id="count" label="Number of cards" value=form.count error=Signal::derive(error(Input::Count)) />
-                    <NumberField id="headroom" label="Headroom (%)" value=form.headroom error=Signal::derive(error(Input::Headroom)) />
+                    <NumberField id="count" label=t(l, Key::CountLabel) value=form.count error=error(Input::Count) />
+                    <NumberField id="headroom" label=t(l, Key::HeadroomLabel) value=form.headroom error=error(Input::Headroom) />
                 </div>
             </fieldset>
         </section>

@@ -6,7 +6,8 @@
 //! - [`url`] — reading and writing the query string;
 //! - [`inputs`], [`engine_inputs`], [`result`] — the two halves of the page; [`chart`] — memory vs context;
 //! - [`engine_form`] — the engine knobs as text and their conversion to the core's `Engine`;
-//! - [`text`] — every user-visible sentence (English), one `match` per core enum;
+//! - [`text`] — core enums → message keys of `vramfit-i18n` (seven languages), one `match` each;
+//! - [`guidance`], [`measure_view`] — checklist, FAQ, and the measurement scripts with paste-back;
 //! - [`format`] — number formatting;
 //! - [`panic_panel`] — turns a panic into a visible error panel.
 
@@ -16,7 +17,9 @@ pub mod engine_form;
 pub mod engine_inputs;
 pub mod form;
 pub mod format;
+pub mod guidance;
 pub mod inputs;
+pub mod measure_view;
 pub mod panic_panel;
 pub mod result;
 pub mod text;

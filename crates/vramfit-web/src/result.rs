@@ -1,59 +1,52 @@
-//! The answer half of the page: verdict, stacked bar against the card, component table,
-//! recommendation, rules of thumb and warnings. Every figure is read from the core's `Estimate`.
+//! The answer half of the page: verdict, stacked bar against the card, component table with the
+//! guidance of each component, what the engine will report, warnings, limits and chart,
+//! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
 
 use crate::chart::ContextChart;
 use crate::format::{gb, gib, params, share};
-use crate::text;
+use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::bytes::to_gib;
 use vramfit_core::plan::{Plan, Verdict};
 use vramfit_core::Estimate;
+use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The answer.
 #[component]
-pub fn ResultView(
-    /// Last valid estimate.
-    estimate: Signal<Option<Estimate>>,
-    /// Whether an input is currently invalid (the shown result is then the last valid one).
-    stale: Signal<bool>,
+pub fn Answer(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
 ) -> impl IntoView {
-    view! {
-        <section class="answer" aria-label="Answer" aria-live="polite">
-            <Show when=move || stale.get()>
-                <p class="note" data-testid="stale">"Showing the last valid result: fix the highlighted field to update it."</p>
-            </Show>
-            {move || estimate.get().map(|e| view! { <Answer e=e /> })}
-        </section>
-    }
-}
-
-#[component]
-fn Answer(e: Estimate) -> impl IntoView {
-    let summary = format!(
-        "{} · {} parameters · KV cache {} KiB per token ({})",
-        e.model.name.unwrap_or("Pasted config.json"),
-        params(e.model.params),
-        e.kv_bytes_per_token / 1024,
-        e.kv_cache_format.id()
+    let name = e.model.name.unwrap_or(t(l, Key::PastedConfig));
+    let summary = f(
+        l,
+        Key::ModelSummary,
+        &[
+            ("name", name),
+            ("params", &params(l, e.model.params)),
+            ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
+            ("fmt", e.kv_cache_format.id()),
+        ],
     );
     view! {
         <p class="model-summary" data-testid="model-summary">{summary}</p>
         {match e.plan.clone() {
-            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes /> }.into_any(),
+            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
             None => view! {
-                <p class="verdict does_not_fit" data-testid="verdict">"✖ No card in the catalog holds this budget."</p>
+                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
             }.into_any(),
         }}
-        <EngineReport e=e.clone() />
-        <Warnings e=e.clone() />
-        <LimitsView e=e.clone() />
-        <Recommendation e=e.clone() />
-        <RulesOfThumb e=e />
+        <EngineReport e=e.clone() l=l />
+        <Warnings e=e.clone() l=l />
+        <LimitsView e=e.clone() l=l />
+        <Recommendation e=e.clone() l=l />
+        <RulesOfThumb e=e l=l />
     }
 }
 
 #[component]
-fn PlanView(plan: Plan, total: u64) -> impl IntoView {
+fn PlanView(plan: Plan, total: u64, l: Locale) -> impl IntoView {
     let class = match plan.verdict {
         Verdict::Fits => "verdict fits",
         Verdict::Tight => "verdict tight",
@@ -61,44 +54,56 @@ fn PlanView(plan: Plan, total: u64) -> impl IntoView {
     };
     let scale = plan.card.capacity_bytes.max(plan.per_gpu_bytes);
     let count = plan.count;
+    let seg = |id| format!("{id:?}").to_lowercase();
     view! {
         <p class=class data-testid="verdict">
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
-            {text::verdict(&plan)}
+            {text::verdict(l, &plan)}
         </p>
-        <div class="bar" role="img" aria-label=format!("{} GiB used of {} GiB", gib(plan.per_gpu_bytes), gib(plan.card.capacity_bytes))>
+        <div class="bar" role="img" aria-label=f(l, Key::BarAria, &[("used", &gib(l, plan.per_gpu_bytes)), ("cap", &gib(l, plan.card.capacity_bytes))])>
             {plan.per_gpu_components.iter().map(|c| view! {
-                <span class=format!("seg seg-{:?}", c.id).to_lowercase() style:width=format!("{:.3}%", share(c.bytes, scale))
-                    title=format!("{}: {} GiB", text::component(c.id), gib(c.bytes))></span>
+                <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{:.3}%", share(c.bytes, scale))
+                    title=format!("{}: {} GiB", text::component(l, c.id), gib(l, c.bytes))></span>
             }).collect_view()}
-            <span class="line usable" style:left=format!("{:.3}%", share(plan.usable_bytes, scale)) title="headroom line"></span>
-            <span class="line capacity" style:left=format!("{:.3}%", share(plan.card.capacity_bytes, scale)) title="capacity"></span>
+            <span class="line usable" style:left=format!("{:.3}%", share(plan.usable_bytes, scale))></span>
+            <span class="line capacity" style:left=format!("{:.3}%", share(plan.card.capacity_bytes, scale))></span>
         </div>
         <ul class="legend">
             {plan.per_gpu_components.iter().map(|c| view! {
-                <li><span class=format!("dot seg-{:?}", c.id).to_lowercase()></span>{text::component(c.id)}</li>
+                <li><span class=format!("dot seg-{}", seg(c.id))></span>{text::component(l, c.id)}</li>
             }).collect_view()}
-            <li><span class="dot dot-line"></span>"headroom line"</li>
+            <li><span class="dot dot-line"></span>{t(l, Key::HeadroomLine)}</li>
         </ul>
         <table class="components" data-testid="components">
-            <caption>{if count > 1 { format!("Per GPU (× {count})") } else { "Per GPU".to_string() }}</caption>
-            <thead><tr><th scope="col">"Component"</th><th scope="col">"GiB"</th><th scope="col">"GB"</th></tr></thead>
+            <caption>{if count > 1 { f(l, Key::PerGpuTimes, &[("count", &count.to_string())]) } else { t(l, Key::PerGpu).to_string() }}</caption>
+            <thead><tr><th scope="col">{t(l, Key::ColComponent)}</th><th scope="col">"GiB"</th><th scope="col">"GB"</th></tr></thead>
             <tbody>
-                {plan.per_gpu_components.iter().map(|c| view! {
-                    <tr data-testid=format!("row-{:?}", c.id).to_lowercase()>
-                        <th scope="row">
-                            <details><summary>{text::component(c.id)}</summary><p class="why">{text::component_why(c.id)}</p></details>
-                        </th>
-                        <td>{gib(c.bytes)}</td><td>{gb(c.bytes)}</td>
-                    </tr>
+                {plan.per_gpu_components.iter().map(|c| {
+                    let [name, what, grow, shrink, measure] = text::guide(c.id);
+                    view! {
+                        <tr data-testid=format!("row-{}", seg(c.id))>
+                            <th scope="row">
+                                <details>
+                                    <summary>{t(l, name)}</summary>
+                                    <dl class="why">
+                                        <dt>{t(l, Key::GuideWhat)}</dt><dd>{t(l, what)}</dd>
+                                        <dt>{t(l, Key::GuideGrow)}</dt><dd>{t(l, grow)}</dd>
+                                        <dt>{t(l, Key::GuideShrink)}</dt><dd>{t(l, shrink)}</dd>
+                                        <dt>{t(l, Key::GuideMeasure)}</dt><dd>{t(l, measure)}</dd>
+                                    </dl>
+                                </details>
+                            </th>
+                            <td>{gib(l, c.bytes)}</td><td>{gb(l, c.bytes)}</td>
+                        </tr>
+                    }
                 }).collect_view()}
             </tbody>
             <tfoot>
-                <tr data-testid="row-total"><th scope="row">"Total per GPU"</th><td data-testid="per-gpu-gib">{gib(plan.per_gpu_bytes)}</td><td>{gb(plan.per_gpu_bytes)}</td></tr>
+                <tr data-testid="row-total"><th scope="row">{t(l, Key::TotalPerGpu)}</th><td data-testid="per-gpu-gib">{gib(l, plan.per_gpu_bytes)}</td><td>{gb(l, plan.per_gpu_bytes)}</td></tr>
                 {(count > 1).then(|| view! {
-                    <tr><th scope="row">{format!("All {count} GPUs")}</th><td>{gib(total)}</td><td>{gb(total)}</td></tr>
+                    <tr><th scope="row">{f(l, Key::AllGpus, &[("count", &l.count(PluralKey::Gpus, u64::from(count)))])}</th><td>{gib(l, total)}</td><td>{gb(l, total)}</td></tr>
                 })}
-                <tr><th scope="row">"Card capacity (reported)"</th><td>{gib(plan.card.capacity_bytes)}</td><td>{gb(plan.card.capacity_bytes)}</td></tr>
+                <tr><th scope="row">{t(l, Key::CardCapacity)}</th><td>{gib(l, plan.card.capacity_bytes)}</td><td>{gb(l, plan.card.capacity_bytes)}</td></tr>
             </tfoot>
         </table>
     }
@@ -106,87 +111,95 @@ fn PlanView(plan: Plan, total: u64) -> impl IntoView {
 
 /// What the engine itself will report at start-up (KV cache, tokens, concurrency), and host RAM.
 #[component]
-fn EngineReport(e: Estimate) -> impl IntoView {
+fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
     let kv = e.plan.as_ref().and_then(|p| p.kv);
     let host = e.host_bytes;
     kv.map(|k| {
-        let budget = k.budget_bytes.map(|b| view! {
-            <li>{format!("Memory claimed at start-up: {} GiB per GPU", gib(b))}</li>
-        });
         view! {
             <div class="engine-report" data-testid="engine-report">
-                <h2>"What the engine will report"</h2>
+                <h2>{t(l, Key::EngineReportTitle)}</h2>
                 <ul>
-                    {budget}
-                    <li data-testid="kv-gib">{format!("KV cache: {} GiB per GPU", gib(k.kv_cache_bytes))}</li>
-                    <li data-testid="kv-tokens">{format!("KV cache capacity: {} tokens", k.kv_cache_tokens)}</li>
-                    <li data-testid="max-concurrency">{format!("Maximum concurrency for {} tokens per request: {:.2}×", e.context_tokens, k.max_concurrency)}</li>
-                    {(host > 0).then(|| view! { <li data-testid="host-ram">{format!("Host RAM: {} GiB", gib(host))}</li> })}
+                    {k.budget_bytes.map(|b| view! { <li>{f(l, Key::ClaimedAtStart, &[("gib", &gib(l, b))])}</li> })}
+                    <li data-testid="kv-gib">{f(l, Key::KvGib, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
+                    <li data-testid="kv-tokens">{f(l, Key::KvTokens, &[("tokens", &l.count(PluralKey::Tokens, k.kv_cache_tokens))])}</li>
+                    <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency, 2))])}</li>
+                    {(host > 0).then(|| view! { <li data-testid="host-ram">{f(l, Key::HostRam, &[("gib", &gib(l, host))])}</li> })}
                 </ul>
             </div>
         }
     })
 }
 
-/// The inverse answers for the plan's cards.
+/// The inverse answers for the plan's cards, with the chart.
 #[component]
-fn LimitsView(e: Estimate) -> impl IntoView {
-    let (Some(l), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
+fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
+    let (Some(lim), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
         return ().into_any();
     };
-    let ctx = l
-        .max_context_tokens
-        .map_or_else(|| "none fits".to_string(), |c| format!("{c} tokens"));
-    let seqs = l
-        .max_sequences
-        .map_or_else(|| "none fits".to_string(), |s| s.to_string());
+    let ctx = lim.max_context_tokens.map_or_else(
+        || t(l, Key::NoneFits).to_string(),
+        |c| l.count(PluralKey::Tokens, c),
+    );
+    let seqs = lim.max_sequences.map_or_else(
+        || t(l, Key::NoneFits).to_string(),
+        |s| l.count(PluralKey::Sequences, s),
+    );
     view! {
         <div class="limits" data-testid="limits">
-            <h2>{format!("Limits on {}", text::plan_title(&plan))}</h2>
+            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
             <ul>
-                <li data-testid="max-context">{format!("Largest context per sequence that fits: {ctx}")}</li>
-                <li data-testid="max-sequences">{format!("Most concurrent sequences at this context: {seqs}")}</li>
-                {l.utilization.map(|u| view! {
+                <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, Key::MaxContext, &[("value", &ctx)])}</li>
+                <li data-testid="max-sequences">{f(l, Key::MaxSequences, &[("value", &seqs)])}</li>
+                {lim.utilization.map(|u| view! {
                     <li data-testid="util-range">{match u.min {
-                        Some(min) => format!("Memory fraction (gpu_memory_utilization / mem_fraction_static) that serves all sequences: {min:.2} – {:.2}", u.max),
-                        None => format!("No memory fraction serves all sequences at this context on this card; at most {:.2} leaves room for what the engine allocates outside its budget.", u.max),
+                        Some(min) => f(l, Key::UtilRange, &[("min", &l.decimal(min, 2)), ("max", &l.decimal(u.max, 2))]),
+                        None => f(l, Key::UtilNone, &[("max", &l.decimal(u.max, 2))]),
                     }}</li>
                 })}
             </ul>
-            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=l.max_context_tokens />
+            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens l=l />
         </div>
     }
     .into_any()
 }
 
 #[component]
-fn Warnings(e: Estimate) -> impl IntoView {
+fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     (!e.warnings.is_empty()).then(|| {
         view! {
             <ul class="warnings" data-testid="warnings">
-                {e.warnings.iter().map(|w| view! { <li>{text::warning(w)}</li> }).collect_view()}
+                {e.warnings.iter().map(|w| view! { <li>{text::warning(l, w)}</li> }).collect_view()}
             </ul>
         }
     })
 }
 
 #[component]
-fn Recommendation(e: Estimate) -> impl IntoView {
+fn Recommendation(e: Estimate, l: Locale) -> impl IntoView {
     let rec = e.recommendation;
     let best = rec.best.map(|p| {
-        format!(
-            "{}: {} GiB per GPU of {} GiB usable.",
-            text::plan_title(&p),
-            gib(p.per_gpu_bytes),
-            gib(p.usable_bytes)
+        f(
+            l,
+            Key::RecBest,
+            &[
+                ("plan", &text::plan_title(l, &p)),
+                ("used", &gib(l, p.per_gpu_bytes)),
+                ("usable", &gib(l, p.usable_bytes)),
+            ],
         )
     });
     let replicas = rec.replicas.map(|p| {
-        format!(
-            "For independent requests: {} each serving {} sequences, {} GiB per GPU.",
-            text::plan_title(&p),
-            p.sequences_per_replica,
-            gib(p.per_gpu_bytes)
+        f(
+            l,
+            Key::RecReplicas,
+            &[
+                ("plan", &text::plan_title(l, &p)),
+                (
+                    "seqs",
+                    &l.count(PluralKey::Sequences, u64::from(p.sequences_per_replica)),
+                ),
+                ("gib", &gib(l, p.per_gpu_bytes)),
+            ],
         )
     });
     // A few single cards around the fit boundary: the two largest that don't fit, the three smallest that do.
@@ -200,13 +213,13 @@ fn Recommendation(e: Estimate) -> impl IntoView {
     let nearby: Vec<Plan> = rec.single_cards[lo..hi].to_vec();
     view! {
         <div class="recommendation" data-testid="recommendation">
-            <h2>"Recommendation"</h2>
-            <p data-testid="best">{best.unwrap_or_else(|| "No catalog plan (up to 8 cards) holds this budget.".to_string())}</p>
+            <h2>{t(l, Key::RecTitle)}</h2>
+            <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
-            <p class="alternatives">"Single cards: "
+            <p class="alternatives">{t(l, Key::SingleCards)}" "
                 {nearby.iter().map(|p| view! {
                     <span class=format!("chip {:?}", p.verdict).to_lowercase()>
-                        {format!("{} {} {}", text::card_name(p), text::verdict_icon(p.verdict), text::verdict_word(p.verdict))}
+                        {format!("{} {} {}", text::card_name(l, p), text::verdict_icon(p.verdict), text::verdict_word(l, p.verdict))}
                     </span>
                 }).collect_view()}
             </p>
@@ -215,16 +228,16 @@ fn Recommendation(e: Estimate) -> impl IntoView {
 }
 
 #[component]
-fn RulesOfThumb(e: Estimate) -> impl IntoView {
+fn RulesOfThumb(e: Estimate, l: Locale) -> impl IntoView {
     let r = e.rules_of_thumb;
     view! {
         <div class="rules" data-testid="rules">
-            <h2>"Rules of thumb vs. this estimate"</h2>
+            <h2>{t(l, Key::RulesTitle)}</h2>
             <table>
                 <tbody>
-                    <tr><th scope="row">"Weights only (parameters × bytes)"</th><td>{format!("{} GB", gb(r.weights_only_bytes))}</td></tr>
-                    <tr><th scope="row">"“2 GB per billion at FP16, + 20 %”"</th><td>{format!("{} GB", gb(r.inference_bytes))}</td></tr>
-                    <tr><th scope="row">"This estimate (all GPUs)"</th><td data-testid="total-gb">{format!("{} GB ({:.2} GiB)", gb(e.total_bytes), to_gib(e.total_bytes))}</td></tr>
+                    <tr><th scope="row">{t(l, Key::RuleWeightsOnly)}</th><td>{format!("{} GB", gb(l, r.weights_only_bytes))}</td></tr>
+                    <tr><th scope="row">{t(l, Key::RuleTwoGb)}</th><td>{format!("{} GB", gb(l, r.inference_bytes))}</td></tr>
+                    <tr><th scope="row">{t(l, Key::RuleThisEstimate)}</th><td data-testid="total-gb" data-value=e.total_bytes>{format!("{} GB ({} GiB)", gb(l, e.total_bytes), gib(l, e.total_bytes))}</td></tr>
                 </tbody>
             </table>
         </div>

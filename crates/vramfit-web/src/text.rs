@@ -1,8 +1,9 @@
-//! Every user-visible sentence, in English, with one exhaustive `match` per core enum: a new
-//! variant in the core does not compile until it has words here.
+//! Every user-visible sentence comes from `vramfit-i18n`; this module maps the core's enums to
+//! message keys in one exhaustive `match` each (a new core variant does not compile until it has
+//! words), and fills the templates with locale-formatted numbers.
 
-use crate::form::Problem;
-use crate::format::{gib, percent};
+use crate::form::{Input, Problem};
+use crate::format::{gb, gib, percent};
 use vramfit_core::budget::ComponentId;
 use vramfit_core::engine::StartFailure;
 use vramfit_core::format::WeightFormat;
@@ -10,187 +11,334 @@ use vramfit_core::import::hf_config::ConfigError;
 use vramfit_core::plan::{Plan, Split, Verdict};
 use vramfit_core::scenario::RangeError;
 use vramfit_core::warning::Warning;
+use vramfit_i18n::{fill, Key, Locale, PluralKey};
 
-/// Name of a component.
-pub fn component(id: ComponentId) -> &'static str {
-    match id {
-        ComponentId::Weights => "Weights",
-        ComponentId::KvCache => "KV cache",
-        ComponentId::Activations => "Activations",
-        ComponentId::CudaContext => "CUDA context",
-        ComponentId::CublasWorkspace => "cuBLAS workspace",
-        ComponentId::CommunicationBuffers => "NCCL buffers",
-        ComponentId::AllocatorReserve => "Allocator reserve",
-        ComponentId::EngineOverhead => "Engine overhead",
-        ComponentId::LoraAdapters => "LoRA adapter slots",
-        ComponentId::CudaGraphs => "CUDA graphs",
-        ComponentId::RequestPool => "Request pool",
-    }
+/// The text of `k`.
+pub fn t(l: Locale, k: Key) -> &'static str {
+    l.text(k)
 }
 
-/// What a component is and what moves it.
-pub fn component_why(id: ComponentId) -> &'static str {
+/// The text of `k` with its placeholders filled.
+pub fn f(l: Locale, k: Key, args: &[(&str, &str)]) -> String {
+    fill(l.text(k), args)
+}
+
+/// Name of a component.
+pub fn component(l: Locale, id: ComponentId) -> &'static str {
+    t(l, guide(id)[0])
+}
+
+/// Keys of a component: name, what it is, what makes it grow, how to shrink it, how to measure it.
+pub fn guide(id: ComponentId) -> [Key; 5] {
+    use Key::*;
     match id {
-        ComponentId::Weights => "Every parameter at its storage format. Grows with model size; shrinks with a smaller format (int8, int4) at some cost in quality, or by splitting over GPUs.",
-        ComponentId::KvCache => "Keys and values of every token of every active sequence. Grows with context × concurrent sequences; shrinks with fewer sequences, a shorter context, or an fp8 cache.",
-        ComponentId::Activations => "The largest transient working set of one forward step: the prefill chunk through the MLP, or the logits and sampling of all sequences. Grows with the chunk size and sequences × vocabulary.",
-        ComponentId::CudaContext => "The driver context and loaded kernels. Not visible to torch.cuda.memory_allocated(); compare with nvidia-smi.",
-        ComponentId::CublasWorkspace => "Scratch space the matrix-multiply library keeps (32 MiB on Hopper and newer, 8 MiB before).",
-        ComponentId::CommunicationBuffers => "NCCL buffers for the all-reduce between GPUs that split the model.",
-        ComponentId::AllocatorReserve => "Memory PyTorch's caching allocator holds beyond live tensors: segment rounding. Grows with fragmentation over long runs.",
-        ComponentId::EngineOverhead => "Memory outside PyTorch that the engine's profiler counts against its budget (kernel images loaded after start, library handles).",
-        ComponentId::CudaGraphs => "Memory pool of the CUDA graphs captured for decoding, allocated after the KV cache (outside vLLM's budget). Shrinks with fewer max_num_seqs; disappears with enforce_eager, at a speed cost.",
-        ComponentId::LoraAdapters => "Buffers for max_loras adapters of max_lora_rank, allocated while the weights load. Grows with the rank and the number of slots.",
-        ComponentId::RequestPool => "SGLang's req_to_token table: one int32 per token slot of every possible request. Grows with context length.",
+        ComponentId::Weights => [
+            CompWeights,
+            WhatWeights,
+            GrowWeights,
+            ShrinkWeights,
+            MeasureWeights,
+        ],
+        ComponentId::LoraAdapters => [CompLora, WhatLora, GrowLora, ShrinkLora, MeasureLora],
+        ComponentId::KvCache => [
+            CompKvCache,
+            WhatKvCache,
+            GrowKvCache,
+            ShrinkKvCache,
+            MeasureKvCache,
+        ],
+        ComponentId::Activations => [
+            CompActivations,
+            WhatActivations,
+            GrowActivations,
+            ShrinkActivations,
+            MeasureActivations,
+        ],
+        ComponentId::CudaContext => [
+            CompCudaContext,
+            WhatCudaContext,
+            GrowCudaContext,
+            ShrinkCudaContext,
+            MeasureCudaContext,
+        ],
+        ComponentId::CublasWorkspace => [
+            CompCublas,
+            WhatCublas,
+            GrowCublas,
+            ShrinkCublas,
+            MeasureCublas,
+        ],
+        ComponentId::CommunicationBuffers => {
+            [CompNccl, WhatNccl, GrowNccl, ShrinkNccl, MeasureNccl]
+        }
+        ComponentId::EngineOverhead => [
+            CompEngineOverhead,
+            WhatEngineOverhead,
+            GrowEngineOverhead,
+            ShrinkEngineOverhead,
+            MeasureEngineOverhead,
+        ],
+        ComponentId::CudaGraphs => [
+            CompCudaGraphs,
+            WhatCudaGraphs,
+            GrowCudaGraphs,
+            ShrinkCudaGraphs,
+            MeasureCudaGraphs,
+        ],
+        ComponentId::RequestPool => [
+            CompRequestPool,
+            WhatRequestPool,
+            GrowRequestPool,
+            ShrinkRequestPool,
+            MeasureRequestPool,
+        ],
+        ComponentId::AllocatorReserve => [
+            CompAllocator,
+            WhatAllocator,
+            GrowAllocator,
+            ShrinkAllocator,
+            MeasureAllocator,
+        ],
     }
 }
 
 /// A warning.
-pub fn warning(w: &Warning) -> String {
+pub fn warning(l: Locale, w: &Warning) -> String {
     match w {
-        Warning::WithinHeadroom => "The budget only fits by eating into the headroom. An estimate this close to the card's capacity will fail in practice: lower the context or the sequences, pick a smaller format, or a larger card.".into(),
-        Warning::DoesNotFit => "The budget is larger than the card. Lower the context or the sequences, pick a smaller format, or use the recommended plan.".into(),
-        Warning::NoPlanFits => "No catalog card holds this, even eight of them in tensor parallel. Reduce context, sequences or the weight format.".into(),
-        Warning::ContextBeyondModel { max_position } => format!("The context is longer than the model's trained maximum ({max_position} tokens)."),
-        Warning::KvCacheDominates => "The KV cache is larger than the weights: context and concurrency drive this budget, not model size.".into(),
-        Warning::TensorParallelIndivisible { heads, kv_heads, count } => format!("{count} GPUs cannot split {heads} query / {kv_heads} KV heads evenly, so each card runs a full copy (replicas) instead of one model split across them."),
-        Warning::PcieOnly => "These cards talk over PCIe only: tensor parallelism works, but every layer's all-reduce crosses PCIe and slows generation.".into(),
-        Warning::QuantizedWeights => "Quantised weights: check output quality on your own evaluation set before relying on this format.".into(),
-        Warning::ConcurrencyBelowSequences { max_concurrency_centi, sequences } => format!("The engine's KV cache holds {:.2} requests of the full context at once, fewer than the {sequences} sequences asked for: the rest will wait. Raise the memory fraction, shorten the context, use an fp8 cache or a larger card.", *max_concurrency_centi as f64 / 100.0),
-        Warning::HostMemory { bytes } => format!("The engine also needs {} GiB of host RAM (the token embedding, offloaded layers and their KV cache, host buffers). Budget the machine's RAM, not only the GPU.", gib(*bytes)),
-        Warning::EngineWillNotStart { failure } => start_failure(failure),
+        Warning::WithinHeadroom => t(l, Key::WarnWithinHeadroom).into(),
+        Warning::DoesNotFit => t(l, Key::WarnDoesNotFit).into(),
+        Warning::NoPlanFits => t(l, Key::WarnNoPlan).into(),
+        Warning::ContextBeyondModel { max_position } => f(
+            l,
+            Key::WarnContextBeyondModel,
+            &[("max", &l.count(PluralKey::Tokens, u64::from(*max_position)))],
+        ),
+        Warning::KvCacheDominates => t(l, Key::WarnKvDominates).into(),
+        Warning::TensorParallelIndivisible {
+            heads,
+            kv_heads,
+            count,
+        } => f(
+            l,
+            Key::WarnTpIndivisible,
+            &[
+                ("count", &l.count(PluralKey::Gpus, u64::from(*count))),
+                ("heads", &l.integer(u64::from(*heads))),
+                ("kv", &l.integer(u64::from(*kv_heads))),
+            ],
+        ),
+        Warning::PcieOnly => t(l, Key::WarnPcieOnly).into(),
+        Warning::QuantizedWeights => t(l, Key::WarnQuantized).into(),
+        Warning::ConcurrencyBelowSequences {
+            max_concurrency_centi,
+            sequences,
+        } => f(
+            l,
+            Key::WarnConcurrency,
+            &[
+                ("x", &l.decimal(*max_concurrency_centi as f64 / 100.0, 2)),
+                (
+                    "seqs",
+                    &l.count(PluralKey::Sequences, u64::from(*sequences)),
+                ),
+            ],
+        ),
+        Warning::HostMemory { bytes } => f(l, Key::WarnHostMemory, &[("gib", &gib(l, *bytes))]),
+        Warning::OutsideAllocator { bytes } => {
+            f(l, Key::WarnOutsideAllocator, &[("gib", &gib(l, *bytes))])
+        }
+        Warning::ModelFiles { bytes } => f(l, Key::WarnModelFiles, &[("gb", &gb(l, *bytes))]),
+        Warning::EngineWillNotStart { failure } => start_failure(l, failure),
     }
 }
 
 /// Why an engine would refuse to start.
-pub fn start_failure(f: &StartFailure) -> String {
-    match f {
-        StartFailure::NoRoomForKvCache => "The engine will not start: weights, activations and overhead already fill its memory budget, leaving nothing for the KV cache.".into(),
-        StartFailure::MaxModelLenTooLong { kv_tokens, max_model_len } => format!("The engine will not start: its KV cache holds {kv_tokens} tokens, less than one request of max_model_len = {max_model_len}. Lower the context or raise the memory fraction."),
-        StartFailure::BudgetExceedsFreeMemory => "The engine will not start: the requested memory fraction plus the CUDA context exceed the card. Lower gpu_memory_utilization.".into(),
-    }
-}
-
-/// Display name of an engine select value.
-pub fn engine_name(id: &str) -> &'static str {
-    match id {
-        "vllm" => "vLLM",
-        "sglang" => "SGLang",
-        "llama_cpp" => "llama.cpp",
-        "transformers" => "Transformers generate()",
-        _ => "Any (engine-neutral estimate)",
-    }
-}
-
-/// One line on how the engine allocates.
-pub fn engine_hint(id: &str) -> &'static str {
-    match id {
-        "vllm" => "Claims gpu_memory_utilization × the card at start-up; the KV cache is whatever is left after weights and the profile run.",
-        "sglang" => "Claims mem_fraction_static × the free memory for weights and the KV pool; activations and CUDA graphs use the rest.",
-        "llama_cpp" => "Allocates model buffers, an n_ctx-cell KV buffer and a compute buffer; layers beyond -ngl stay in host RAM.",
-        "transformers" => "Grows the cache token by token; the peak is the full cache plus one layer's working set.",
-        _ => "Budget for the sequences × context you enter, without an engine's own pre-allocation.",
-    }
-}
-
-/// Picker label of a weight format.
-pub fn format_label(f: WeightFormat) -> String {
-    match f {
-        WeightFormat::Fp32 => "fp32".into(),
-        WeightFormat::Bf16 => "bf16".into(),
-        WeightFormat::Fp16 => "fp16".into(),
-        WeightFormat::Fp8 => "FP8 (per-tensor scale)".into(),
-        WeightFormat::Fp8Block => "FP8 (128×128 block scales)".into(),
-        WeightFormat::Int8 => "int8 (nominal, no metadata)".into(),
-        WeightFormat::Int4 => "int4 (nominal, no metadata)".into(),
-        WeightFormat::Gptq { bits, group } => format!("GPTQ int{bits}, group {group}"),
-        WeightFormat::Awq { group } => format!("AWQ int4, group {group}"),
-        WeightFormat::BnbInt8 => "bitsandbytes int8".into(),
-        WeightFormat::BnbNf4 { double_quant } => format!(
-            "bitsandbytes NF4{}",
-            if double_quant { " + double quant" } else { "" }
+pub fn start_failure(l: Locale, fail: &StartFailure) -> String {
+    match fail {
+        StartFailure::NoRoomForKvCache => t(l, Key::FailNoRoom).into(),
+        StartFailure::MaxModelLenTooLong {
+            kv_tokens,
+            max_model_len,
+        } => f(
+            l,
+            Key::FailMaxModelLen,
+            &[
+                ("tokens", &l.count(PluralKey::Tokens, *kv_tokens)),
+                ("len", &l.integer(*max_model_len)),
+            ],
         ),
-        WeightFormat::BnbFp4 { double_quant } => format!(
-            "bitsandbytes FP4{}",
-            if double_quant { " + double quant" } else { "" }
-        ),
-        WeightFormat::Mxfp4 => "MXFP4 experts (gpt-oss)".into(),
-        WeightFormat::Gguf(p) => format!("GGUF {}", p.id().to_uppercase()),
+        StartFailure::BudgetExceedsFreeMemory => t(l, Key::FailBudget).into(),
     }
 }
 
 /// A field problem.
-pub fn problem(p: &Problem) -> String {
+pub fn problem(l: Locale, input: Input, p: &Problem) -> String {
     match p {
-        Problem::Empty => "Enter a value.".into(),
-        Problem::NotWholeNumber => "Enter a whole number, like 8192.".into(),
-        Problem::NotNumber => "Enter a number, like 24 or 79.2.".into(),
-        Problem::Range(RangeError::TooSmall { min }) => format!("Must be at least {min}."),
-        Problem::Range(RangeError::TooLarge { max }) => format!("Must be at most {max}."),
-        Problem::Range(RangeError::Invalid) => {
-            "Choose either a catalog card or a memory size.".into()
+        Problem::Empty => t(l, Key::ProblemEmpty).into(),
+        Problem::NotWholeNumber => t(l, Key::ProblemNotWhole).into(),
+        Problem::NotNumber => t(l, Key::ProblemNotNumber).into(),
+        Problem::Range(RangeError::TooSmall { min }) => {
+            f(l, Key::ProblemTooSmall, &[("min", &number(l, *min))])
         }
-        Problem::Config(e) => config_error(e),
+        Problem::Range(RangeError::TooLarge { max }) => {
+            f(l, Key::ProblemTooLarge, &[("max", &number(l, *max))])
+        }
+        Problem::Range(RangeError::Invalid) => match input {
+            Input::GpuMemory => t(l, Key::ProblemCardOrMemory).into(),
+            Input::Engine("cache_type_v") => t(l, Key::ProblemQuantizedVNeedsFa).into(),
+            _ => t(l, Key::ProblemInvalid).into(),
+        },
+        Problem::Config(e) => config_error(l, e),
+    }
+}
+
+/// A range bound as the locale writes it (integers grouped, fractions with two digits).
+fn number(l: Locale, x: f64) -> String {
+    if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
+        l.integer(x as u64)
+    } else {
+        l.decimal(x, 2)
     }
 }
 
 /// A config.json problem.
-pub fn config_error(e: &ConfigError) -> String {
+pub fn config_error(l: Locale, e: &ConfigError) -> String {
     match e {
-        ConfigError::NotJson { line, column } => format!("This is not valid JSON (line {line}, column {column})."),
-        ConfigError::NotAnObject => "config.json must be a JSON object ({ … }).".into(),
-        ConfigError::MissingKey { key } => format!("config.json has no \"{key}\"."),
-        ConfigError::InvalidValue { key } => format!("\"{key}\" must be a positive whole number."),
-        ConfigError::UnsupportedModelType { model_type } => format!("Model type \"{model_type}\" is not supported yet (llama, mistral, qwen2, qwen3, gemma2, gemma3, phi3 are)."),
-        ConfigError::InconsistentHeads => "The head counts do not fit together (hidden_size / num_attention_heads / num_key_value_heads).".into(),
+        ConfigError::NotJson { line, column } => f(
+            l,
+            Key::ConfigNotJson,
+            &[("line", &line.to_string()), ("column", &column.to_string())],
+        ),
+        ConfigError::NotAnObject => t(l, Key::ConfigNotObject).into(),
+        ConfigError::MissingKey { key } => f(l, Key::ConfigMissingKey, &[("key", key)]),
+        ConfigError::InvalidValue { key } => f(l, Key::ConfigInvalidValue, &[("key", key)]),
+        ConfigError::UnsupportedModelType { model_type } => {
+            f(l, Key::ConfigUnsupported, &[("model_type", model_type)])
+        }
+        ConfigError::InconsistentHeads => t(l, Key::ConfigHeads).into(),
+    }
+}
+
+/// Display name of an engine select value.
+pub fn engine_name(l: Locale, id: &str) -> &'static str {
+    match id {
+        "vllm" => "vLLM",
+        "sglang" => "SGLang",
+        "llama_cpp" => "llama.cpp",
+        "transformers" => t(l, Key::EngineTransformers),
+        _ => t(l, Key::EngineAny),
+    }
+}
+
+/// One line on how the engine allocates.
+pub fn engine_hint(l: Locale, id: &str) -> &'static str {
+    t(
+        l,
+        match id {
+            "vllm" => Key::HintVllm,
+            "sglang" => Key::HintSglang,
+            "llama_cpp" => Key::HintLlamaCpp,
+            "transformers" => Key::HintTransformers,
+            _ => Key::HintAny,
+        },
+    )
+}
+
+/// Picker label of a weight format.
+pub fn format_label(l: Locale, fm: WeightFormat) -> String {
+    match fm {
+        WeightFormat::Fp32 => "fp32".into(),
+        WeightFormat::Bf16 => "bf16".into(),
+        WeightFormat::Fp16 => "fp16".into(),
+        WeightFormat::Fp8 => t(l, Key::FormatFp8).into(),
+        WeightFormat::Fp8Block => t(l, Key::FormatFp8Block).into(),
+        WeightFormat::Int8 => t(l, Key::FormatInt8).into(),
+        WeightFormat::Int4 => t(l, Key::FormatInt4).into(),
+        WeightFormat::Gptq { bits, group } => f(
+            l,
+            Key::FormatGptq,
+            &[("bits", &bits.to_string()), ("group", &group.to_string())],
+        ),
+        WeightFormat::Awq { group } => f(l, Key::FormatAwq, &[("group", &group.to_string())]),
+        WeightFormat::BnbInt8 => "bitsandbytes int8".into(),
+        WeightFormat::BnbNf4 {
+            double_quant: false,
+        } => t(l, Key::FormatNf4).into(),
+        WeightFormat::BnbNf4 { double_quant: true } => t(l, Key::FormatNf4Dq).into(),
+        WeightFormat::BnbFp4 {
+            double_quant: false,
+        } => t(l, Key::FormatFp4).into(),
+        WeightFormat::BnbFp4 { double_quant: true } => t(l, Key::FormatFp4Dq).into(),
+        WeightFormat::Mxfp4 => t(l, Key::FormatMxfp4).into(),
+        WeightFormat::Gguf(p) => format!("GGUF {}", p.id().to_uppercase()),
     }
 }
 
 /// Name of a plan's card.
-pub fn card_name(plan: &Plan) -> String {
+pub fn card_name(l: Locale, plan: &Plan) -> String {
     match plan.card.gpu.and_then(vramfit_core::catalog::gpu) {
         Some(g) => g.name.to_string(),
-        None => format!("a {} GiB card", gib(plan.card.capacity_bytes)),
+        None => f(
+            l,
+            Key::CardCustom,
+            &[("gib", &gib(l, plan.card.capacity_bytes))],
+        ),
     }
 }
 
 /// "2 × NVIDIA H100 (tensor parallel)".
-pub fn plan_title(plan: &Plan) -> String {
+pub fn plan_title(l: Locale, plan: &Plan) -> String {
+    let base = f(
+        l,
+        Key::PlanTitle,
+        &[
+            ("count", &plan.count.to_string()),
+            ("card", &card_name(l, plan)),
+        ],
+    );
     let how = match plan.split {
-        Split::Single => "",
-        Split::TensorParallel => " (tensor parallel)",
-        Split::Replicas => " (replicas)",
-        Split::Layers => " (layers split)",
+        Split::Single => return base,
+        Split::TensorParallel => Key::SplitTensorParallel,
+        Split::Layers => Key::SplitLayers,
+        Split::Replicas => Key::SplitReplicas,
     };
-    format!("{} × {}{how}", plan.count, card_name(plan))
+    format!("{base} ({})", t(l, how))
 }
 
 /// The one-sentence verdict.
-pub fn verdict(plan: &Plan) -> String {
+pub fn verdict(l: Locale, plan: &Plan) -> String {
     let used = plan.per_gpu_bytes;
     let cap = plan.card.capacity_bytes;
-    let title = plan_title(plan);
+    let free = cap.saturating_sub(used);
+    let title = plan_title(l, plan);
     if let (Verdict::Tight, Some(kv)) = (plan.verdict, plan.kv.filter(|k| k.budget_bytes.is_some()))
     {
-        return format!(
-            "Runs on {title}, but its KV cache holds {:.2} full-context requests at once, fewer than the {} sequences asked for.",
-            kv.max_concurrency, plan.sequences_per_replica
+        return f(
+            l,
+            Key::VerdictTightConcurrency,
+            &[
+                ("plan", &title),
+                ("x", &l.decimal(kv.max_concurrency, 2)),
+                (
+                    "seqs",
+                    &l.count(PluralKey::Sequences, u64::from(plan.sequences_per_replica)),
+                ),
+            ],
         );
     }
-    match plan.verdict {
-        Verdict::Fits => format!(
-            "Fits on {title}: {} GiB of {} GiB per GPU, {} GiB free ({}).",
-            gib(used), gib(cap), gib(cap - used), percent(cap - used, cap)
-        ),
-        Verdict::Tight => format!(
-            "Tight on {title}: {} GiB of {} GiB per GPU leaves only {} GiB ({}), less than your headroom.",
-            gib(used), gib(cap), gib(cap - used), percent(cap - used, cap)
-        ),
-        Verdict::DoesNotFit => format!(
-            "Does not fit on {title}: needs {} GiB per GPU, the card has {} GiB.",
-            gib(used), gib(cap)
-        ),
-    }
+    let args = [
+        ("plan", title.as_str()),
+        ("used", &gib(l, used)),
+        ("cap", &gib(l, cap)),
+        ("free", &gib(l, free)),
+        ("pct", &percent(l, free, cap)),
+    ];
+    let key = match plan.verdict {
+        Verdict::Fits => Key::VerdictFits,
+        Verdict::Tight => Key::VerdictTight,
+        Verdict::DoesNotFit => Key::VerdictDoesNotFit,
+    };
+    f(l, key, &args)
 }
 
 /// Icon that goes with the verdict (always beside words, never alone).
@@ -203,10 +351,13 @@ pub fn verdict_icon(v: Verdict) -> &'static str {
 }
 
 /// Short word for a verdict.
-pub fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Fits => "fits",
-        Verdict::Tight => "tight",
-        Verdict::DoesNotFit => "does not fit",
-    }
+pub fn verdict_word(l: Locale, v: Verdict) -> &'static str {
+    t(
+        l,
+        match v {
+            Verdict::Fits => Key::WordFits,
+            Verdict::Tight => Key::WordTight,
+            Verdict::DoesNotFit => Key::WordDoesNotFit,
+        },
+    )
 }

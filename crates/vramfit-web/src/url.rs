@@ -2,6 +2,7 @@
 
 use vramfit_core::query;
 use vramfit_core::Scenario;
+use vramfit_i18n::Locale;
 
 /// Pairs of the current page's query string, percent-decoded.
 pub fn read_pairs() -> Vec<(String, String)> {
@@ -27,19 +28,20 @@ fn decode(s: &str) -> String {
         .unwrap_or(s)
 }
 
-/// The query string for a scenario, with extra pairs appended (e.g. `lang`).
-pub fn query_string(s: &Scenario) -> String {
-    let parts: Vec<String> = query::to_pairs(s)
+/// The query string for a scenario in a language (`lang=` last).
+pub fn query_string(s: &Scenario, lang: Locale) -> String {
+    let mut parts: Vec<String> = query::to_pairs(s)
         .into_iter()
         .map(|(k, v)| format!("{k}={}", String::from(js_sys::encode_uri_component(&v))))
         .collect();
+    parts.push(format!("lang={}", lang.tag()));
     format!("?{}", parts.join("&"))
 }
 
 /// Replaces the address bar's query without adding a history entry.
-pub fn replace(s: &Scenario) {
+pub fn replace(s: &Scenario, lang: Locale) {
     if let Some(w) = web_sys::window() {
-        let q = query_string(s);
+        let q = query_string(s, lang);
         if w.location().search().ok().as_deref() == Some(q.as_str()) {
             return;
         }

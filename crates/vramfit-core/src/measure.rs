@@ -1,0 +1,422 @@
+//! "Measure it": ready-to-run measurement commands for the scenario on screen, and a reader for
+//! what they print, so the user can put measured figures beside the estimate.
+//!
+//! - [`pytorch_script`]: loads the model with `transformers` in the scenario's format, runs one
+//!   `generate` at the scenario's batch and context, and prints `torch.cuda.max_memory_allocated`,
+//!   `max_memory_reserved` and the device-level used memory (`torch.cuda.mem_get_info`, the same
+//!   view as `nvidia-smi`). A test compiles it with `python3 -m py_compile`.
+//! - [`vllm_command`], [`llama_server_command`]: the engine command lines with the matching flags.
+//! - [`parse_measured`]: reads the script's output, vLLM's start-up log (`model weights take`,
+//!   `non_torch_memory takes`, `PyTorch activation peak memory takes`, `KV Cache is`, `GPU KV cache
+//!   size: N tokens`, `Maximum concurrency for N tokens per request: Xx`, 0.6's `Loading model
+//!   weights took`) and llama.cpp's buffer lines (`model buffer size`, `KV buffer size`, `compute
+//!   buffer size`, MiB).
+
+use crate::catalog::{self, CatalogModel};
+use crate::engine::Engine;
+use crate::format::WeightFormat;
+use crate::scenario::{ModelSource, Scenario, Workload};
+use serde::Serialize;
+
+/// Figures read from pasted output, in GiB unless noted. Absent: not found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Measured {
+    /// Weights (vLLM "model weights", llama.cpp model buffers).
+    pub weights_gib: Option<f64>,
+    /// KV cache (vLLM, llama.cpp KV buffers).
+    pub kv_cache_gib: Option<f64>,
+    /// Activation peak (vLLM) or compute buffers (llama.cpp).
+    pub activations_gib: Option<f64>,
+    /// Non-torch memory (vLLM).
+    pub non_torch_gib: Option<f64>,
+    /// KV cache tokens (vLLM).
+    pub kv_tokens: Option<u64>,
+    /// Maximum concurrency (vLLM).
+    pub max_concurrency: Option<f64>,
+    /// Peak allocated (PyTorch script).
+    pub allocated_gib: Option<f64>,
+    /// Peak reserved (PyTorch script).
+    pub reserved_gib: Option<f64>,
+    /// Used on the device (PyTorch script, nvidia-smi view).
+    pub device_used_gib: Option<f64>,
+}
+
+impl Measured {
+    /// Whether anything was recognised.
+    pub fn is_empty(&self) -> bool {
+        *self == Measured::default()
+    }
+}
+
+/// The first number after `marker` in `line` (digits, `.`, `,` as thousands separator), with an
+/// optional unit suffix converted to GiB when `to_gib` (GiB, GB taken as GiB as vLLM prints, MiB).
+fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
+    let lower = line.to_ascii_lowercase();
+    let start = lower.find(&marker.to_ascii_lowercase())? + marker.len();
+    let rest = &line[start..];
+    let begin = rest.find(|c: char| c.is_ascii_digit())?;
+    let tail = &rest[begin..];
+    let end = tail
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(tail.len());
+    let value: f64 = tail[..end]
+        .replace(',', "")
+        .trim_end_matches('.')
+        .parse()
+        .ok()?;
+    let unit_text = tail[end..].trim_start().to_ascii_lowercase();
+    let unit = if unit_text.starts_with("mib") || unit_text.starts_with("mb") {
+        "mib"
+    } else {
+        "gib"
+    };
+    Some((value, unit))
+}
+
+fn gib(v: (f64, &'static str)) -> f64 {
+    match v.1 {
+        "mib" => v.0 / 1024.0,
+        _ => v.0,
+    }
+}
+
+/// Reads measured figures from pasted text.
+pub fn parse_measured(text: &str) -> Measured {
+    let mut m = Measured::default();
+    let (mut llama_model, mut llama_kv, mut llama_compute) = (0.0, 0.0, 0.0);
+    let (mut seen_model, mut seen_kv, mut seen_compute) = (false, false, false);
+    for line in text.lines() {
+        let l = line.to_ascii_lowercase();
+        let set = |slot: &mut Option<f64>, marker: &str| {
+            if let Some(v) = number_after(line, marker) {
+                *slot = Some(gib(v));
+            }
+        };
+        if l.contains("max_memory_allocated") {
+            set(&mut m.allocated_gib, "max_memory_allocated");
+        }
+        if l.contains("max_memory_reserved") {
+            set(&mut m.reserved_gib, "max_memory_reserved");
+        }
+        if l.contains("device_used") {
+            set(&mut m.device_used_gib, "device_used");
+        }
+        if l.contains("model weights take") {
+            set(&mut m.weights_gib, "model weights take");
+        } else if l.contains("loading model weights took") {
+            set(&mut m.weights_gib, "weights took");
+        } else if l.contains("model loading took") {
+            set(&mut m.weights_gib, "model loading took");
+        }
+        if l.contains("non_torch_memory takes") {
+            set(&mut m.non_torch_gib, "non_torch_memory takes");
+        }
+        if l.contains("activation peak memory takes") {
+            set(&mut m.activations_gib, "activation peak memory takes");
+        }
+        if l.contains("reserved for kv cache is") {
+            set(&mut m.kv_cache_gib, "reserved for kv cache is");
+        } else if l.contains("available kv cache memory") {
+            set(&mut m.kv_cache_gib, "available kv cache memory");
+        }
+        if l.contains("kv cache size:") {
+            if let Some((v, _)) = number_after(line, "kv cache size:") {
+                m.kv_tokens = Some(v as u64);
+            }
+        }
+        if l.contains("maximum concurrency for") {
+            if let Some(idx) = l.find("per request") {
+                if let Some((v, _)) = number_after(&line[idx..], "per request") {
+                    m.max_concurrency = Some(v);
+                }
+            }
+        }
+        if l.contains("model buffer size") && !l.contains("cpu") {
+            if let Some(v) = number_after(line, "model buffer size") {
+                llama_model += gib((v.0, "mib"));
+                seen_model = true;
+            }
+        }
+        if l.contains("kv buffer size") && !l.contains("cpu") {
+            if let Some(v) = number_after(line, "kv buffer size") {
+                llama_kv += gib((v.0, "mib"));
+                seen_kv = true;
+            }
+        }
+        if l.contains("compute buffer size") && !l.contains("cpu") && !l.contains("host") {
+            if let Some(v) = number_after(line, "compute buffer size") {
+                llama_compute += gib((v.0, "mib"));
+                seen_compute = true;
+            }
+        }
+    }
+    if seen_model && m.weights_gib.is_none() {
+        m.weights_gib = Some(llama_model);
+    }
+    if seen_kv && m.kv_cache_gib.is_none() {
+        m.kv_cache_gib = Some(llama_kv);
+    }
+    if seen_compute && m.activations_gib.is_none() {
+        m.activations_gib = Some(llama_compute);
+    }
+    m
+}
+
+/// The estimate's figures in the terms a measurement reports, so measured and estimated values
+/// sit side by side. All per GPU, GiB.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Comparable {
+    /// Weights (with LoRA slots, as vLLM counts them).
+    pub weights_gib: f64,
+    /// KV cache.
+    pub kv_cache_gib: f64,
+    /// Activation peak (with the cuBLAS workspace).
+    pub activations_gib: f64,
+    /// Memory outside PyTorch that an engine profiler attributes to itself (engine overhead, NCCL).
+    pub non_torch_gib: f64,
+    /// What `torch.cuda.max_memory_allocated` should show: tensors only.
+    pub allocated_gib: f64,
+    /// What `torch.cuda.max_memory_reserved` should show: tensors plus the allocator's rounding.
+    pub reserved_gib: f64,
+    /// What the device (nvidia-smi) should show: everything.
+    pub device_used_gib: f64,
+    /// KV tokens, when an engine sizes the cache.
+    pub kv_tokens: Option<u64>,
+    /// Maximum concurrency, when an engine sizes the cache.
+    pub max_concurrency: Option<f64>,
+}
+
+/// The comparable figures of an estimate's plan.
+pub fn comparable(e: &crate::Estimate) -> Comparable {
+    use crate::budget::ComponentId as C;
+    let Some(plan) = &e.plan else {
+        return Comparable::default();
+    };
+    let get = |ids: &[C]| -> f64 {
+        plan.per_gpu_components
+            .iter()
+            .filter(|c| ids.contains(&c.id))
+            .map(|c| crate::bytes::to_gib(c.bytes))
+            .sum()
+    };
+    let weights = get(&[C::Weights, C::LoraAdapters]);
+    let kv = get(&[C::KvCache]);
+    let act = get(&[C::Activations, C::CublasWorkspace]);
+    Comparable {
+        weights_gib: weights,
+        kv_cache_gib: kv,
+        activations_gib: act,
+        non_torch_gib: get(&[C::EngineOverhead, C::CommunicationBuffers]),
+        allocated_gib: weights + kv + get(&[C::Activations, C::RequestPool]),
+        reserved_gib: weights + kv + act + get(&[C::RequestPool, C::AllocatorReserve]),
+        device_used_gib: crate::bytes::to_gib(plan.per_gpu_bytes),
+        kv_tokens: e.kv_cache_tokens,
+        max_concurrency: e.max_concurrency,
+    }
+}
+
+fn repo(s: &Scenario) -> (String, Option<&'static CatalogModel>) {
+    match &s.model {
+        ModelSource::Catalog(id) => match catalog::model(id) {
+            Some(m) => (m.hf_repo.to_string(), Some(m)),
+            None => ("path/to/model".into(), None),
+        },
+        ModelSource::HfConfig(_) => ("path/to/your/model".into(), None),
+    }
+}
+
+fn shape(s: &Scenario) -> (u32, u32) {
+    let Workload::Inference(inf) = s.workload;
+    (inf.context_tokens, inf.sequences)
+}
+
+/// Escapes a string for a Python single-quoted literal.
+fn py(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\'', "\\'")
+}
+
+/// A PyTorch / transformers script that reproduces the scenario and prints the peaks.
+pub fn pytorch_script(s: &Scenario) -> String {
+    let (repo, _) = repo(s);
+    let (context, sequences) = shape(s);
+    let new_tokens = 256.min(context.saturating_sub(1)).max(1);
+    let prompt = context.saturating_sub(new_tokens).max(1);
+    let (dtype, quant) = match s.weights {
+        WeightFormat::Fp32 => ("torch.float32", String::new()),
+        WeightFormat::Fp16 => ("torch.float16", String::new()),
+        WeightFormat::BnbInt8 => (
+            "torch.bfloat16",
+            "quantization_config=BitsAndBytesConfig(load_in_8bit=True), ".into(),
+        ),
+        WeightFormat::BnbNf4 { double_quant } | WeightFormat::BnbFp4 { double_quant } => {
+            let kind = if matches!(s.weights, WeightFormat::BnbFp4 { .. }) {
+                "fp4"
+            } else {
+                "nf4"
+            };
+            let dq = if double_quant { "True" } else { "False" };
+            ("torch.bfloat16", format!("quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='{kind}', bnb_4bit_use_double_quant={dq}, bnb_4bit_compute_dtype=torch.bfloat16), "))
+        }
+        _ => ("torch.bfloat16", String::new()),
+    };
+    let note = match s.weights {
+        WeightFormat::Gguf(_) => "# GGUF files are measured with llama.cpp (see the llama-server command); this script loads the original weights.\n",
+        WeightFormat::Gptq { .. } | WeightFormat::Awq { .. } | WeightFormat::Fp8 | WeightFormat::Fp8Block | WeightFormat::Mxfp4 => "# Point MODEL at the quantised checkpoint (its config.json carries the quantization_config).\n",
+        _ => "",
+    };
+    format!(
+        r#"#!/usr/bin/env python3
+# vramfit measurement script: one generate() at the scenario's batch and context.
+# Needs: torch, transformers (and accelerate / bitsandbytes for quantised formats). Run on the target GPU.
+{note}import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
+
+MODEL = '{repo}'
+BATCH = {sequences}
+PROMPT_TOKENS = {prompt}
+NEW_TOKENS = {new_tokens}
+
+GIB = 2 ** 30
+torch.cuda.init()
+free0, total = torch.cuda.mem_get_info()
+model = AutoModelForCausalLM.from_pretrained(MODEL, {quant}torch_dtype={dtype}, device_map='cuda:0')
+model.eval()
+weights = torch.cuda.memory_allocated() / GIB
+vocab = model.config.get_text_config().vocab_size
+ids = torch.randint(100, vocab - 100, (BATCH, PROMPT_TOKENS), device='cuda:0')
+torch.cuda.reset_peak_memory_stats()
+with torch.inference_mode():
+    model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=NEW_TOKENS,
+                   min_new_tokens=NEW_TOKENS, do_sample=False)
+torch.cuda.synchronize()
+free1, _ = torch.cuda.mem_get_info()
+print(f'weights_gib: {{weights:.3f}}')
+print(f'max_memory_allocated_gib: {{torch.cuda.max_memory_allocated() / GIB:.3f}}')
+print(f'max_memory_reserved_gib: {{torch.cuda.max_memory_reserved() / GIB:.3f}}')
+print(f'device_used_gib: {{(total - free1) / GIB:.3f}}  # includes the CUDA context; compare with nvidia-smi')
+print(f'total_gib: {{total / GIB:.2f}}')
+"#,
+        repo = py(&repo),
+    )
+}
+
+/// The `vllm serve` command line for the scenario.
+pub fn vllm_command(s: &Scenario) -> String {
+    let (repo, _) = repo(s);
+    let (context, sequences) = shape(s);
+    let v = match &s.engine {
+        Some(Engine::Vllm(v)) => v.clone(),
+        _ => crate::engine::vllm::Vllm::default(),
+    };
+    let mut cmd = format!(
+        "vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
+        v.max_model_len.unwrap_or(context),
+        v.max_num_seqs.unwrap_or(sequences.max(1)),
+        v.gpu_memory_utilization,
+        v.tensor_parallel_size.unwrap_or(s.hardware.count.max(1)),
+    );
+    if let Some(t) = v.max_num_batched_tokens {
+        cmd.push_str(&format!(" \\\n  --max-num-batched-tokens {t}"));
+    }
+    if matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8")) {
+        cmd.push_str(" \\\n  --kv-cache-dtype fp8");
+    }
+    match s.weights {
+        WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. } | WeightFormat::BnbInt8 => {
+            cmd.push_str(" \\\n  --quantization bitsandbytes")
+        }
+        WeightFormat::Fp8 => cmd.push_str(" \\\n  --quantization fp8"),
+        _ => {}
+    }
+    if v.enforce_eager {
+        cmd.push_str(" \\\n  --enforce-eager");
+    }
+    if let Some(r) = v.max_lora_rank {
+        cmd.push_str(&format!(" \\\n  --enable-lora --max-lora-rank {r}"));
+    }
+    cmd
+}
+
+/// The `llama-server` command line for the scenario.
+pub fn llama_server_command(s: &Scenario) -> String {
+    let (repo, _) = repo(s);
+    let (context, sequences) = shape(s);
+    let l = match &s.engine {
+        Some(Engine::LlamaCpp(l)) => l.clone(),
+        _ => crate::engine::llama_cpp::LlamaCpp::default(),
+    };
+    let name = repo.rsplit('/').next().unwrap_or("model");
+    let quant = match s.weights {
+        WeightFormat::Gguf(p) => p.id().to_uppercase(),
+        _ => "Q4_K_M".into(),
+    };
+    let n_parallel = l.n_parallel.unwrap_or(sequences.max(1));
+    let n_ctx = l
+        .n_ctx
+        .map_or(u64::from(context) * u64::from(n_parallel), u64::from);
+    let ngl = l.n_gpu_layers.map_or("999".to_string(), |n| n.to_string());
+    format!(
+        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}",
+        l.n_batch,
+        l.n_ubatch,
+        if l.flash_attn { "on" } else { "off" },
+        l.cache_type_k,
+        l.cache_type_v,
+        if l.kv_unified { " --kv-unified" } else { "" },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_vllm_and_llama_logs() {
+        let log = "INFO worker.py:101] Memory profiling takes 6.2 seconds\n\
+            the current vLLM instance can use total_gpu_memory (79.19GiB) x gpu_memory_utilization (0.90) = 71.27GiB\n\
+            model weights take 14.99GiB; non_torch_memory takes 0.07GiB; PyTorch activation peak memory takes 1.26GiB; the rest of the memory reserved for KV Cache is 54.95GiB.\n\
+            INFO kv_cache_utils.py:716] GPU KV cache size: 450,192 tokens\n\
+            INFO Maximum concurrency for 32,768 tokens per request: 13.74x";
+        let m = parse_measured(log);
+        assert_eq!(m.weights_gib, Some(14.99));
+        assert_eq!(m.non_torch_gib, Some(0.07));
+        assert_eq!(m.activations_gib, Some(1.26));
+        assert_eq!(m.kv_cache_gib, Some(54.95));
+        assert_eq!(m.kv_tokens, Some(450_192));
+        assert_eq!(m.max_concurrency, Some(13.74));
+        let llama = "load_tensors:        CUDA0 model buffer size =  4403.49 MiB\n\
+            load_tensors:   CPU_Mapped model buffer size =   281.81 MiB\n\
+            llama_kv_cache:      CUDA0 KV buffer size =  1024.00 MiB\n\
+            sched_reserve:      CUDA0 compute buffer size =   304.00 MiB\n\
+            sched_reserve:  CUDA_Host compute buffer size =    15.01 MiB";
+        let m = parse_measured(llama);
+        assert!((m.weights_gib.unwrap_or(0.0) - 4403.49 / 1024.0).abs() < 1e-9);
+        assert_eq!(m.kv_cache_gib, Some(1.0));
+        assert!((m.activations_gib.unwrap_or(0.0) - 304.0 / 1024.0).abs() < 1e-9);
+        let script = "max_memory_allocated_gib: 17.203\nmax_memory_reserved_gib: 17.9\ndevice_used_gib: 18.6  # x";
+        let m = parse_measured(script);
+        assert_eq!(
+            (m.allocated_gib, m.reserved_gib, m.device_used_gib),
+            (Some(17.203), Some(17.9), Some(18.6))
+        );
+        assert!(parse_measured("nothing here").is_empty());
+    }
+
+    #[test]
+    fn commands_carry_the_flags() {
+        let mut s = Scenario::example();
+        s.hardware.count = 2;
+        let v = vllm_command(&s);
+        assert!(
+            v.contains("--max-model-len 8192") && v.contains("--tensor-parallel-size 2"),
+            "{v}"
+        );
+        s.weights = WeightFormat::Gguf(crate::gguf::GgufPreset::Q4KM);
+        let l = llama_server_command(&s);
+        assert!(
+            l.contains("-c 32768") && l.contains("-np 4") && l.contains("Q4_K_M"),
+            "{l}"
+        );
+        assert!(pytorch_script(&s).contains("BATCH = 4"));
+    }
+}

@@ -1,0 +1,91 @@
+//! Guidance below the answer: the acceptance-test checklist adapted to the scenario, and the FAQ.
+
+use crate::format::gib;
+use crate::text::{f, t};
+use leptos::prelude::*;
+use vramfit_core::scenario::{Scenario, Workload};
+use vramfit_core::Estimate;
+use vramfit_i18n::{Key, Locale, PluralKey};
+
+/// The checklist for the scenario on screen.
+#[component]
+pub fn Checklist(
+    /// The scenario.
+    s: Scenario,
+    /// Its estimate.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let Workload::Inference(inf) = s.workload;
+    let usable = e.plan.as_ref().map_or(0, |p| p.usable_bytes);
+    let mut items = vec![
+        f(
+            l,
+            Key::CheckInput,
+            &[(
+                "tokens",
+                &l.count(PluralKey::Tokens, u64::from(inf.context_tokens)),
+            )],
+        ),
+        f(
+            l,
+            Key::CheckConcurrency,
+            &[(
+                "seqs",
+                &l.count(PluralKey::Sequences, u64::from(inf.sequences)),
+            )],
+        ),
+        f(l, Key::CheckFormat, &[("format", &s.weights.id())]),
+        t(l, Key::CheckPeaks).to_string(),
+        t(l, Key::CheckDevice).to_string(),
+        f(
+            l,
+            Key::CheckHeadroom,
+            &[
+                ("pct", &s.headroom_percent.to_string()),
+                ("gib", &gib(l, usable)),
+            ],
+        ),
+        t(l, Key::CheckRepeat).to_string(),
+    ];
+    if s.weights.is_quantized() {
+        items.push(t(l, Key::CheckQuality).to_string());
+    }
+    items.push(f(
+        l,
+        Key::CheckHostDisk,
+        &[(
+            "ram",
+            &gib(l, e.host_bytes.max(e.rules_of_thumb.weights_only_bytes)),
+        )],
+    ));
+    view! {
+        <section class="guide" data-testid="checklist">
+            <h2>{t(l, Key::ChecklistTitle)}</h2>
+            <ol>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ol>
+        </section>
+    }
+}
+
+/// Answers to the questions the source articles raise.
+#[component]
+pub fn Faq(
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let qa = [
+        (Key::FaqFileQ, Key::FaqFileA),
+        (Key::FaqSecondGpuQ, Key::FaqSecondGpuA),
+        (Key::FaqPrecisionQ, Key::FaqPrecisionA),
+        (Key::FaqBigCardQ, Key::FaqBigCardA),
+    ];
+    view! {
+        <section class="guide" data-testid="faq">
+            <h2>{t(l, Key::FaqTitle)}</h2>
+            {qa.into_iter().map(|(q, a)| view! {
+                <details><summary>{t(l, q)}</summary><p>{t(l, a)}</p></details>
+            }).collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,148 @@
+//! "Measure it": the measurement script and engine command lines for the scenario on screen (made
+//! by the core), and a box to paste what they print, shown beside the estimate.
+
+use crate::text::t;
+use leptos::prelude::*;
+use vramfit_core::measure::{
+    comparable, llama_server_command, parse_measured, pytorch_script, vllm_command,
+};
+use vramfit_core::{Estimate, Scenario};
+use vramfit_i18n::{Key, Locale};
+
+/// The measurement section.
+#[component]
+pub fn MeasureIt(
+    /// The scenario.
+    s: Scenario,
+    /// Its estimate.
+    e: Estimate,
+    /// Pasted measurement text (kept across re-renders).
+    pasted: RwSignal<String>,
+    /// Which tab is open.
+    tab: RwSignal<u8>,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let scripts = [
+        ("PyTorch", pytorch_script(&s), Key::MeasureLookPytorch),
+        ("vllm serve", vllm_command(&s), Key::MeasureLookVllm),
+        (
+            "llama-server",
+            llama_server_command(&s),
+            Key::MeasureLookLlama,
+        ),
+    ];
+    let est = comparable(&e);
+    let code = scripts.clone();
+    let copy = move |_| {
+        let text = code[usize::from(tab.get_untracked()).min(2)].1.clone();
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&text);
+        }
+    };
+    let rows = move || {
+        let m = parse_measured(&pasted.get());
+        let d = |x: f64| l.decimal(x, 2);
+        let mut out: Vec<(&'static str, String, String)> = Vec::new();
+        let mut push = |label: &'static str, estv: String, meas: Option<String>| {
+            if let Some(meas) = meas {
+                out.push((label, estv, meas));
+            }
+        };
+        push(
+            t(l, Key::CompWeights),
+            d(est.weights_gib),
+            m.weights_gib.map(d),
+        );
+        push(
+            t(l, Key::CompKvCache),
+            d(est.kv_cache_gib),
+            m.kv_cache_gib.map(d),
+        );
+        push(
+            t(l, Key::CompActivations),
+            d(est.activations_gib),
+            m.activations_gib.map(d),
+        );
+        push(
+            t(l, Key::CompEngineOverhead),
+            d(est.non_torch_gib),
+            m.non_torch_gib.map(d),
+        );
+        push(
+            t(l, Key::MeasuredAllocated),
+            d(est.allocated_gib),
+            m.allocated_gib.map(d),
+        );
+        push(
+            t(l, Key::MeasuredReserved),
+            d(est.reserved_gib),
+            m.reserved_gib.map(d),
+        );
+        push(
+            t(l, Key::MeasuredDevice),
+            d(est.device_used_gib),
+            m.device_used_gib.map(d),
+        );
+        push(
+            "KV tokens",
+            est.kv_tokens.map_or("–".into(), |x| l.integer(x)),
+            m.kv_tokens.map(|x| l.integer(x)),
+        );
+        push(
+            "max concurrency",
+            est.max_concurrency.map_or("–".into(), d),
+            m.max_concurrency.map(d),
+        );
+        out
+    };
+    view! {
+        <section class="guide" data-testid="measure">
+            <h2>{t(l, Key::MeasureTitle)}</h2>
+            <p>{t(l, Key::MeasureIntro)}</p>
+            <div class="tabs" role="tablist">
+                {scripts.iter().enumerate().map(|(i, (name, _, _))| {
+                    let i = i as u8;
+                    view! {
+                        <button type="button" role="tab" data-testid=format!("tab-{i}")
+                            aria-selected=move || if tab.get() == i { "true" } else { "false" }
+                            on:click=move |_| tab.set(i)>{*name}</button>
+                    }
+                }).collect_view()}
+                <button type="button" class="copy" on:click=copy>{t(l, Key::CopyScript)}</button>
+            </div>
+            {move || {
+                let (_, code, look) = scripts[usize::from(tab.get()).min(2)].clone();
+                view! {
+                    <pre data-testid="script"><code>{code}</code></pre>
+                    <p class="hint">{t(l, look)}</p>
+                }
+            }}
+            <label for="pasted">{t(l, Key::PasteLabel)}</label>
+            <textarea id="pasted" data-testid="pasted" rows="4" spellcheck="false"
+                placeholder=t(l, Key::PastePlaceholder)
+                prop:value=move || pasted.get()
+                on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+            {move || {
+                let r = rows();
+                if pasted.get().trim().is_empty() {
+                    ().into_any()
+                } else if r.is_empty() {
+                    view! { <p class="note" data-testid="paste-nothing">{t(l, Key::PasteNothing)}</p> }.into_any()
+                } else {
+                    view! {
+                        <table class="compare" data-testid="compare">
+                            <caption>{t(l, Key::PasteTitle)}</caption>
+                            <thead><tr><th scope="col"></th><th scope="col">{t(l, Key::ColEstimated)}</th><th scope="col">{t(l, Key::ColMeasured)}</th></tr></thead>
+                            <tbody>
+                                {r.into_iter().map(|(label, a, b)| view! {
+                                    <tr><th scope="row">{label}</th><td>{a}</td><td>{b}</td></tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
