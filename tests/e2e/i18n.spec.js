@@ -1,0 +1,66 @@
+// End-to-end: every language loads translated, formats numbers its way, shows translated warnings,
+// keeps lang= in the URL and sets <html lang>.
+const { test, expect } = require('@playwright/test');
+
+const LANGS = {
+  en: { weights: 'Weights', warn: 'The KV cache is larger than the weights', comma: false },
+  it: { weights: 'Pesi', warn: 'La cache KV è più grande dei pesi', comma: true },
+  pl: { weights: 'Wagi', warn: 'Cache KV jest większy niż wagi', comma: true },
+  sl: { weights: 'Uteži', warn: 'Predpomnilnik KV je večji od uteži', comma: true },
+  de: { weights: 'Gewichte', warn: 'Der KV-Cache ist größer als die Gewichte', comma: true },
+  fr: { weights: 'Poids', warn: 'Le cache KV est plus volumineux que les poids', comma: true },
+  es: { weights: 'Pesos', warn: 'La caché KV es mayor que los pesos', comma: true },
+};
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+});
+
+for (const [lang, want] of Object.entries(LANGS)) {
+  test(`the page in ${lang}: label, number format, warning`, async ({ page }) => {
+    // 32k context × 8 sequences: the KV cache outgrows the weights, so its warning shows.
+    await page.goto(`./?model=llama-3.1-8b-instruct&ctx=32768&seqs=8&lang=${lang}`);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    await expect(page.locator('label[for=weights]')).toHaveText(want.weights);
+    const gib = await page.getByTestId('per-gpu-gib').textContent();
+    expect(gib).toMatch(want.comma ? /^\d+,\d\d$/ : /^\d+\.\d\d$/);
+    await expect(page.getByTestId('warnings')).toContainText(want.warn);
+    await expect.poll(() => page.url()).toContain(`lang=${lang}`);
+  });
+}
+
+test('the language switch translates in place and keeps the inputs', async ({ page }) => {
+  await page.goto('./?lang=en');
+  await page.getByTestId('ctx').fill('12345');
+  await page.getByTestId('lang').selectOption('pl');
+  await expect(page.locator('label[for=weights]')).toHaveText('Wagi');
+  await expect(page.getByTestId('ctx')).toHaveValue('12345');
+  await expect.poll(() => page.url()).toContain('lang=pl');
+  // Bad input gets its message in Polish too.
+  await page.getByTestId('ctx').fill('abc');
+  await expect(page.getByTestId('err-ctx')).not.toHaveText('');
+  await expect(page.getByTestId('err-ctx')).not.toContainText('Enter');
+});
+
+test('the browser language is followed when the link has no lang', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  await page.goto('./');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('label[for=weights]')).toHaveText('Gewichte');
+  await context.close();
+});
+
+test('measure it: scripts for the scenario and pasted vLLM log lines beside the estimate', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-8b-instruct&gpu=h100-sxm-80gb&lang=en');
+  await expect(page.getByTestId('script')).toContainText("MODEL = 'meta-llama/Llama-3.1-8B-Instruct'");
+  await page.getByTestId('tab-1').click();
+  await expect(page.getByTestId('script')).toContainText('vllm serve meta-llama/Llama-3.1-8B-Instruct');
+  await page.getByTestId('pasted').fill('model weights take 14.99GiB; non_torch_memory takes 0.07GiB; PyTorch activation peak memory takes 1.26GiB; the rest of the memory reserved for KV Cache is 54.95GiB.\nGPU KV cache size: 450,192 tokens');
+  await expect(page.getByTestId('compare')).toContainText('14.99');
+  await expect(page.getByTestId('compare')).toContainText('450,192');
+  await page.getByTestId('pasted').fill('nothing useful');
+  await expect(page.getByTestId('paste-nothing')).toBeVisible();
+  await expect(page.getByTestId('checklist')).toContainText('8,192 tokens');
+  await expect(page.getByTestId('faq')).toBeVisible();
+});
