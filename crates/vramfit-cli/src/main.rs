@@ -6,18 +6,26 @@
 //!        "workload":{"inference":{"context_tokens":32768,"sequences":8}},
 //!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
 //! ```
+//! `vramfit script pytorch|vllm|llama-server FILE|-` prints the measurement script or command line
+//! for the scenario.
 //! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
 //! (bad command line / unreadable file).
 
 use std::io::Read;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: vramfit estimate FILE|-   (scenario JSON in, estimate JSON out)";
+const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
+       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = match args.as_slice() {
-        [cmd, path] if cmd == "estimate" => path,
+    let (kind, path) = match args.as_slice() {
+        [cmd, path] if cmd == "estimate" => (None, path),
+        [cmd, kind, path]
+            if cmd == "script" && ["pytorch", "vllm", "llama-server"].contains(&kind.as_str()) =>
+        {
+            (Some(kind.as_str()), path)
+        }
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -33,7 +41,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match vramfit_cli::run(&text) {
+    let result = match kind {
+        Some(kind) => vramfit_cli::script(kind, &text),
+        None => vramfit_cli::run(&text),
+    };
+    match result {
         Ok(json) => {
             println!("{json}");
             ExitCode::SUCCESS
