@@ -303,7 +303,7 @@ print(f'total_gib: {{total / GIB:.2f}}')
 /// The `vllm serve` command line for the scenario.
 pub fn vllm_command(s: &Scenario) -> String {
     let (repo, _) = repo(s);
-    let (context, sequences) = shape(s);
+    let (context, _) = shape(s);
     let v = match &s.engine {
         Some(Engine::Vllm(v)) => v.clone(),
         _ => crate::engine::vllm::Vllm::default(),
@@ -311,7 +311,7 @@ pub fn vllm_command(s: &Scenario) -> String {
     let mut cmd = format!(
         "vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
         v.max_model_len.unwrap_or(context),
-        v.max_num_seqs.unwrap_or(sequences.max(1)),
+        v.max_num_seqs.unwrap_or(crate::engine::vllm::DEFAULT_MAX_NUM_SEQS),
         v.gpu_memory_utilization,
         v.tensor_parallel_size.unwrap_or(s.hardware.count.max(1)),
     );
