@@ -61,11 +61,14 @@ pub enum Family {
     GptOss,
     /// Llama 4 text (`llama4_text`): MoE with a shared expert, optionally interleaved with dense.
     Llama4,
+    /// BERT encoders (`bert`, for fine-tuning budgets): learned positions, token types, LayerNorm
+    /// with biases, biases on every linear, a plain GELU MLP, a pooler and a 2-label classifier.
+    Bert,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 13] = [
+    pub const ALL: [Family; 14] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -79,6 +82,7 @@ impl Family {
         Family::DeepseekV3,
         Family::GptOss,
         Family::Llama4,
+        Family::Bert,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -97,6 +101,7 @@ impl Family {
             Family::DeepseekV3 => "deepseek_v3",
             Family::GptOss => "gpt_oss",
             Family::Llama4 => "llama4_text",
+            Family::Bert => "bert",
         }
     }
 
@@ -107,7 +112,12 @@ impl Family {
 
     /// Whether q, k, v and o all have biases and each head a sink logit (gpt-oss).
     pub fn full_attention_bias(self) -> bool {
-        matches!(self, Family::GptOss)
+        matches!(self, Family::GptOss | Family::Bert)
+    }
+
+    /// Whether this is a BERT-style encoder (plain MLP with biases, LayerNorm, extra embeddings).
+    pub fn is_encoder(self) -> bool {
+        matches!(self, Family::Bert)
     }
 
     /// Whether each layer normalises queries and keys per head with learned weights.
@@ -456,10 +466,21 @@ impl ModelArch {
             layer,
         };
         let mut out = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
+        if self.family.is_encoder() {
+            // Positions, two token types, and the embedding LayerNorm (weight + bias).
+            out.push(t(TensorKind::Bias, Split::Replicated, u64::from(self.max_position) + 2, h, None));
+            out.push(t(TensorKind::Norm, Split::Replicated, 2 * h, 1, None));
+        }
         for i in 0..self.layers {
             self.push_layer(&mut out, i);
         }
-        out.push(t(TensorKind::Norm, Split::Replicated, h, 1, None));
+        if self.family.is_encoder() {
+            // Pooler (dense + bias) and a 2-label classification head.
+            out.push(t(TensorKind::Output, Split::Replicated, h + 1, h, None));
+            out.push(t(TensorKind::Output, Split::Replicated, 2, h + 1, None));
+        } else {
+            out.push(t(TensorKind::Norm, Split::Replicated, h, 1, None));
+        }
         if !self.tied_embeddings {
             out.push(t(TensorKind::Output, Split::ByGpu, v, h, None));
         }
@@ -530,7 +551,9 @@ impl ModelArch {
                     add(K::Bias, ByGpu, q + 2 * kv, 1, 1);
                 }
                 if fam.full_attention_bias() {
-                    add(K::Bias, ByGpu, q + 2 * kv + h + u64::from(self.heads), 1, 1);
+                    // gpt-oss adds one learned sink logit per head.
+                    let sinks = if fam == Family::GptOss { u64::from(self.heads) } else { 0 };
+                    add(K::Bias, ByGpu, q + 2 * kv + h + sinks, 1, 1);
                 }
                 if fam.qk_norm() {
                     add(K::Norm, Replicated, 2 * hd, 1, 1);
@@ -556,6 +579,12 @@ impl ModelArch {
                 add(K::FfnUpShexp, ByGpu, is, h, 1);
                 add(K::FfnDownShexp, ByGpu, h, is, 1);
             }
+            None if fam.is_encoder() => {
+                let im = u64::from(self.intermediate);
+                add(K::FfnUp, ByGpu, im, h, 1);
+                add(K::FfnDown, ByGpu, h, im, 1);
+                add(K::Bias, ByGpu, im + h, 1, 1);
+            }
             None => {
                 let im = u64::from(self.intermediate);
                 add(K::FfnGate, ByGpu, im, h, 1);
@@ -563,7 +592,9 @@ impl ModelArch {
                 add(K::FfnDown, ByGpu, h, im, 1);
             }
         }
-        add(K::Norm, Replicated, h, 1, fam.norms_per_layer());
+        // LayerNorm (encoders) has a bias beside each weight.
+        let norm_width = if fam.is_encoder() { 2 * h } else { h };
+        add(K::Norm, Replicated, norm_width, 1, fam.norms_per_layer());
     }
 
     /// Exact parameter count (the sum of all tensors).
@@ -632,6 +663,13 @@ mod tests {
         assert_eq!(arch.kv_elements_per_token(), 2 * 32 * 8 * 128);
         assert!(arch.tensor_parallel_ok(8));
         assert!(!arch.tensor_parallel_ok(3));
+    }
+
+    #[test]
+    fn bert_large_count_is_exact() {
+        // BertForSequenceClassification (2 labels): 335,143,938 parameters (HF docs, model training anatomy).
+        let a = ModelArch::dense(Family::Bert, 24, 1024, 16, 16, 64, 4096, 30522, true, 512);
+        assert_eq!(a.param_count(), 335_143_938);
     }
 
     #[test]

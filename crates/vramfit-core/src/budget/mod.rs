@@ -45,6 +45,34 @@ pub enum ComponentId {
     RequestPool,
     /// Memory the caching allocator holds beyond live tensors (segment rounding).
     AllocatorReserve,
+    /// Training: the fp32 master copy of 16-bit weights (mixed precision).
+    MasterWeights,
+    /// Training: trainable adapter parameters (LoRA), with their gradients and optimizer states.
+    Adapters,
+    /// Training: gradients of the trainable parameters.
+    Gradients,
+    /// Training: optimizer states (Adam moments, quantised states, factored statistics).
+    OptimizerStates,
+    /// Training: the logits and loss buffers (vocabulary × tokens).
+    Logits,
+    /// Training: temporaries of the backward pass and the optimizer step.
+    TemporaryBuffers,
+    /// Diffusion: the text encoders (CLIP, T5) resident at the peak.
+    TextEncoders,
+    /// Diffusion: the denoiser (UNet or diffusion transformer) resident at the peak.
+    Denoiser,
+    /// Diffusion: the VAE resident at the peak.
+    Vae,
+    /// Diffusion: the VAE decode working set (full frame or a tile).
+    VaeDecode,
+    /// Custom workload: persistent data (weights, scene assets).
+    PersistentData,
+    /// Custom workload: intermediate results.
+    Intermediates,
+    /// Custom workload: caches.
+    Caches,
+    /// Custom workload: workspaces.
+    Workspaces,
 }
 
 /// One component's bytes.

@@ -355,6 +355,7 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::DeepseekV2 | Family::DeepseekV3 => (false, 2048),
         Family::GptOss => (false, 131072),
         Family::Llama4 => (false, 4096 * 32),
+        Family::Bert => (true, 512),
     }
 }
 
