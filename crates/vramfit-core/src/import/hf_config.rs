@@ -446,9 +446,9 @@ mod tests {
             },
         );
         check(
-            r#"{"model_type":"bert"}"#,
+            r#"{"model_type":"t5"}"#,
             ConfigError::UnsupportedModelType {
-                model_type: "bert".into(),
+                model_type: "t5".into(),
             },
         );
         check(
