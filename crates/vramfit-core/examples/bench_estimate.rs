@@ -10,7 +10,7 @@ fn main() {
     let mut scenarios = Vec::new();
     for m in catalog::models() {
         let mut s = Scenario::example();
-        s.model = ModelSource::Catalog(m.id.to_string());
+        s.model = Some(ModelSource::Catalog(m.id.to_string()));
         let Workload::Inference(inf) = &mut s.workload;
         inf.context_tokens = 32768;
         scenarios.push(s);

@@ -25,6 +25,8 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ScenarioError {
+    /// The workload needs a model and the scenario names none.
+    MissingModel,
     /// No catalog model has this id.
     UnknownModel {
         /// The id given.
@@ -107,9 +109,9 @@ pub struct Estimate {
 
 /// Resolves a model source to its architecture (and catalog entry).
 pub fn resolve_model(
-    source: &ModelSource,
+    source: Option<&ModelSource>,
 ) -> Result<(ModelArch, Option<&'static CatalogModel>), ScenarioError> {
-    match source {
+    match source.ok_or(ScenarioError::MissingModel)? {
         ModelSource::Catalog(id) => catalog::model(id)
             .map(|m| (m.arch, Some(m)))
             .ok_or_else(|| ScenarioError::UnknownModel { id: id.clone() }),
@@ -138,7 +140,7 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
     if !fields.is_empty() {
         return Err(ScenarioError::InvalidFields { fields });
     }
-    let (arch, entry) = resolve_model(&scenario.model)?;
+    let (arch, entry) = resolve_model(scenario.model.as_ref())?;
     let mut tps: Vec<u64> = vec![1, 2, 4, 8, u64::from(scenario.hardware.count)];
     if let Some(tp) = scenario.engine.as_ref().and_then(Engine::tensor_parallel) {
         tps.push(u64::from(tp));
@@ -159,18 +161,34 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
 impl Prepared {
     /// The base budget inputs of `scenario` (tp = 1, no card).
     pub fn inputs<'a>(&'a self, scenario: &'a Scenario) -> BudgetInputs<'a> {
-        let Workload::Inference(inf) = scenario.workload;
+        let (context, sequences) = scenario.workload.shape();
+        let chunk = scenario
+            .workload
+            .inference()
+            .map_or(crate::scenario::DEFAULT_PREFILL_CHUNK_TOKENS, |i| {
+                i.prefill_chunk_tokens
+            });
         BudgetInputs {
             arch: &self.arch,
             weights: scenario.weights,
             footprint: &self.footprint,
             kv_cache: self.kv_format,
-            context_tokens: u64::from(inf.context_tokens),
-            sequences: u64::from(inf.sequences),
-            prefill_chunk_tokens: u64::from(inf.prefill_chunk_tokens),
+            context_tokens: u64::from(context),
+            sequences: u64::from(sequences),
+            prefill_chunk_tokens: u64::from(chunk),
             tensor_parallel: 1,
             gpu_arch: None,
             engine: scenario.engine.as_ref(),
+            train: match &scenario.workload {
+                Workload::Train(t) => Some(t),
+                Workload::Inference(_) => None,
+            },
+            cuda_context_bytes: scenario
+                .hardware
+                .cuda_context_mib
+                .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
+                    u64::from(m) * crate::bytes::MIB
+                }),
         }
     }
 }
@@ -213,7 +231,12 @@ pub fn user_plan(
     let (split, warning) = if count == 1 {
         (Split::Single, None)
     } else {
-        match multi_gpu_split(arch, scenario.engine.as_ref(), count) {
+        match multi_gpu_split(
+            arch,
+            scenario.engine.as_ref(),
+            matches!(scenario.workload, Workload::Train(_)),
+            count,
+        ) {
             Some(split) => (split, None),
             None => (
                 Split::Replicas,

@@ -16,6 +16,7 @@
 //! - [`model`] — architectures and exact parameter counts; [`format`] — weight formats with their
 //!   real storage ([`gguf`] — llama.cpp's quantisation types); [`precision`] — KV cache formats;
 //! - [`engine`] — vLLM, SGLang, llama.cpp and Transformers allocation policies;
+//! - [`training`] — training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding);
 //! - [`import`] — Hugging Face `config.json` reader;
 //! - [`budget`] — one module per memory component, each citing its formula's source;
 //! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
@@ -41,6 +42,7 @@ pub mod query;
 pub mod recommend;
 pub mod rules;
 pub mod scenario;
+pub mod training;
 pub mod warning;
 
 pub use estimate::{estimate, Estimate, ScenarioError};

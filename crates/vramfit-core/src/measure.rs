@@ -15,7 +15,7 @@
 use crate::catalog::{self, CatalogModel};
 use crate::engine::Engine;
 use crate::format::WeightFormat;
-use crate::scenario::{ModelSource, Scenario, Workload};
+use crate::scenario::{ModelSource, Scenario};
 use serde::Serialize;
 
 /// Figures read from pasted output, in GiB unless noted. Absent: not found.
@@ -217,17 +217,17 @@ pub fn comparable(e: &crate::Estimate) -> Comparable {
 
 fn repo(s: &Scenario) -> (String, Option<&'static CatalogModel>) {
     match &s.model {
-        ModelSource::Catalog(id) => match catalog::model(id) {
+        None => ("path/to/model".into(), None),
+        Some(ModelSource::Catalog(id)) => match catalog::model(id) {
             Some(m) => (m.hf_repo.to_string(), Some(m)),
             None => ("path/to/model".into(), None),
         },
-        ModelSource::HfConfig(_) => ("path/to/your/model".into(), None),
+        Some(ModelSource::HfConfig(_)) => ("path/to/your/model".into(), None),
     }
 }
 
 fn shape(s: &Scenario) -> (u32, u32) {
-    let Workload::Inference(inf) = s.workload;
-    (inf.context_tokens, inf.sequences)
+    s.workload.shape()
 }
 
 /// Escapes a string for a Python single-quoted literal.

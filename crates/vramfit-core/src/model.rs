@@ -468,7 +468,13 @@ impl ModelArch {
         let mut out = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
         if self.family.is_encoder() {
             // Positions, two token types, and the embedding LayerNorm (weight + bias).
-            out.push(t(TensorKind::Bias, Split::Replicated, u64::from(self.max_position) + 2, h, None));
+            out.push(t(
+                TensorKind::Bias,
+                Split::Replicated,
+                u64::from(self.max_position) + 2,
+                h,
+                None,
+            ));
             out.push(t(TensorKind::Norm, Split::Replicated, 2 * h, 1, None));
         }
         for i in 0..self.layers {
@@ -552,7 +558,11 @@ impl ModelArch {
                 }
                 if fam.full_attention_bias() {
                     // gpt-oss adds one learned sink logit per head.
-                    let sinks = if fam == Family::GptOss { u64::from(self.heads) } else { 0 };
+                    let sinks = if fam == Family::GptOss {
+                        u64::from(self.heads)
+                    } else {
+                        0
+                    };
                     add(K::Bias, ByGpu, q + 2 * kv + h + sinks, 1, 1);
                 }
                 if fam.qk_norm() {

@@ -23,8 +23,28 @@ pub enum Split {
     TensorParallel,
     /// Layer split (llama.cpp, `device_map="auto"`): each card holds a run of whole layers.
     Layers,
+    /// Data parallel training (DDP, ZeRO, FSDP; with the workload's own tensor/pipeline degrees).
+    DataParallel,
     /// Independent replicas, each a full model serving a share of the sequences.
     Replicas,
+}
+
+/// The phase of a workload that sets its peak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PeakPhase {
+    /// Training: end of the forward pass.
+    Forward,
+    /// Training: backward pass.
+    Backward,
+    /// Training: optimizer step.
+    OptimizerStep,
+    /// Generation: text encoding.
+    TextEncoding,
+    /// Generation: denoising.
+    Denoising,
+    /// Generation: VAE decoding.
+    Decoding,
 }
 
 /// Fit of a per-GPU budget on a card.
@@ -68,7 +88,15 @@ impl Card {
 
 /// How `n` cards can share one model under `engine`: tensor parallel where the heads divide (vLLM,
 /// SGLang, engine-neutral), layer split for llama.cpp and Transformers.
-pub fn multi_gpu_split(arch: &ModelArch, engine: Option<&Engine>, n: u32) -> Option<Split> {
+pub fn multi_gpu_split(
+    arch: &ModelArch,
+    engine: Option<&Engine>,
+    training: bool,
+    n: u32,
+) -> Option<Split> {
+    if training {
+        return Some(Split::DataParallel);
+    }
     match engine {
         Some(Engine::LlamaCpp(_) | Engine::Transformers(_)) => Some(Split::Layers),
         _ if arch.tensor_parallel_ok(n) => Some(Split::TensorParallel),
@@ -103,6 +131,9 @@ pub struct Plan {
     /// Why the engine would refuse to start, if so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_failure: Option<StartFailure>,
+    /// The phase that sets the peak (training, generation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_phase: Option<PeakPhase>,
 }
 
 impl Plan {
@@ -117,7 +148,7 @@ impl Plan {
         let count = count.max(1);
         let (tensor_parallel, replicas) = match split {
             Split::Single => (1, 1),
-            Split::TensorParallel | Split::Layers => (count, 1),
+            Split::TensorParallel | Split::Layers | Split::DataParallel => (count, 1),
             Split::Replicas => (1, count),
         };
         let sequences = base.sequences.div_ceil(u64::from(replicas));
@@ -154,6 +185,7 @@ impl Plan {
             kv: eb.report,
             host_bytes: eb.host_bytes,
             start_failure: eb.failure,
+            peak_phase: eb.phase,
         }
     }
 

@@ -8,6 +8,7 @@
 //! | `config` | `model.hf_config` (compact JSON) |
 //! | `weights`, `kv` | `weights`, `kv_cache` |
 //! | `ctx`, `seqs`, `chunk` | `workload.inference.{context_tokens, sequences, prefill_chunk_tokens}` |
+//! | `train` | `workload.train` (compact JSON) |
 //! | `gpu` / `mem`, `n` | `hardware.{gpu, gpu_memory_gib, count}` |
 //! | `headroom` | `headroom_percent` |
 //! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
@@ -36,18 +37,23 @@ pub struct QueryNote {
 pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     match &s.model {
-        ModelSource::Catalog(id) => out.push(("model", id.clone())),
-        ModelSource::HfConfig(v) => out.push(("config", v.to_string())),
+        Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
+        Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
+        None => {}
     }
-    out.push(("weights", s.weights.id().to_string()));
+    out.push(("weights", s.weights.id()));
     if let Some(kv) = s.kv_cache {
         out.push(("kv", kv.id().to_string()));
     }
-    let Workload::Inference(inf) = s.workload;
-    out.push(("ctx", inf.context_tokens.to_string()));
-    out.push(("seqs", inf.sequences.to_string()));
-    if inf.prefill_chunk_tokens != DEFAULT_PREFILL_CHUNK_TOKENS {
-        out.push(("chunk", inf.prefill_chunk_tokens.to_string()));
+    match &s.workload {
+        Workload::Inference(inf) => {
+            out.push(("ctx", inf.context_tokens.to_string()));
+            out.push(("seqs", inf.sequences.to_string()));
+            if inf.prefill_chunk_tokens != DEFAULT_PREFILL_CHUNK_TOKENS {
+                out.push(("chunk", inf.prefill_chunk_tokens.to_string()));
+            }
+        }
+        Workload::Train(t) => out.push(("train", serde_json::to_string(t).unwrap_or_default())),
     }
     if let Some(g) = &s.hardware.gpu {
         out.push(("gpu", g.clone()));
@@ -66,12 +72,17 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
 }
 
 /// Reads pairs onto the default scenario, field by field. Returns the scenario and a note for each
-/// unusable parameter.
+/// unusable parameter. A `train` parameter switches the workload to training first, so the order
+/// of parameters does not matter.
 pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, Vec<QueryNote>) {
     let mut s = Scenario::example();
     let mut notes = Vec::new();
-    for (k, v) in pairs {
-        let (k, v) = (k.as_ref(), v.as_ref());
+    let mut ordered: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_ref(), v.as_ref()))
+        .collect();
+    ordered.sort_by_key(|(k, _)| *k != "train");
+    for (k, v) in ordered {
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
                 param: k.to_string(),
@@ -85,8 +96,11 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
         use crate::scenario::Field;
         let (param, value) = match field {
             Field::ContextTokens | Field::Sequences | Field::PrefillChunkTokens => {
-                let Workload::Inference(inf) = &mut s.workload;
-                let Workload::Inference(def) = fallback.workload;
+                let (Workload::Inference(inf), Workload::Inference(def)) =
+                    (&mut s.workload, &fallback.workload)
+                else {
+                    continue;
+                };
                 let (p, v) = match field {
                     Field::ContextTokens => (
                         "ctx",
@@ -101,6 +115,10 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                     ),
                 };
                 (p, v.to_string())
+            }
+            Field::Train(_) => {
+                let old = std::mem::replace(&mut s.workload, fallback.workload.clone());
+                ("train", serde_json::to_string(&old).unwrap_or_default())
             }
             Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
             Field::GpuMemory | Field::Hardware => {
@@ -131,18 +149,18 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
 
 /// Applies one parameter; `false` when its value is unusable (the scenario is then unchanged).
 fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
-    let Workload::Inference(inf) = &mut s.workload;
+    let whole = |v: &str| v.parse::<u32>().ok();
     match key {
         "model" => {
             let ok = catalog::model(value).is_some();
             if ok {
-                s.model = ModelSource::Catalog(value.to_string());
+                s.model = Some(ModelSource::Catalog(value.to_string()));
             }
             ok
         }
         "config" => match serde_json::from_str::<serde_json::Value>(value) {
             Ok(v) if crate::import::hf_config::parse_value(&v).is_ok() => {
-                s.model = ModelSource::HfConfig(v);
+                s.model = Some(ModelSource::HfConfig(v));
                 true
             }
             _ => false,
@@ -155,10 +173,26 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             }
             _ => false,
         },
+        "train" => match serde_json::from_str::<crate::training::Train>(value) {
+            Ok(t) => {
+                s.workload = Workload::Train(t);
+                true
+            }
+            Err(_) => false,
+        },
         "kv" => set(&mut s.kv_cache, Precision::from_id(value).map(Some)),
-        "ctx" => set(&mut inf.context_tokens, value.parse().ok()),
-        "seqs" => set(&mut inf.sequences, value.parse().ok()),
-        "chunk" => set(&mut inf.prefill_chunk_tokens, value.parse().ok()),
+        "ctx" | "seqs" | "chunk" => match (&mut s.workload, whole(value)) {
+            (Workload::Inference(inf), Some(n)) => {
+                match key {
+                    "ctx" => inf.context_tokens = n,
+                    "seqs" => inf.sequences = n,
+                    _ => inf.prefill_chunk_tokens = n,
+                }
+                true
+            }
+            (Workload::Train(_), Some(_)) => true,
+            _ => false,
+        },
         "gpu" => {
             let ok = catalog::gpu(value).is_some();
             if ok {
@@ -174,8 +208,8 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             }
             set(&mut s.hardware.gpu_memory_gib, parsed.map(Some))
         }
-        "n" => set(&mut s.hardware.count, value.parse().ok()),
-        "headroom" => set(&mut s.headroom_percent, value.parse().ok()),
+        "n" => set(&mut s.hardware.count, whole(value)),
+        "headroom" => set(&mut s.headroom_percent, whole(value)),
         _ => true,
     }
 }
@@ -215,9 +249,9 @@ mod tests {
             ("headroom", "1"),
             ("weights", "int4"),
         ]);
-        let Workload::Inference(inf) = s.workload;
-        assert_eq!(inf.sequences, 16);
-        assert_eq!(inf.context_tokens, 8192);
+        let (ctx, seqs) = s.workload.shape();
+        assert_eq!(seqs, 16);
+        assert_eq!(ctx, 8192);
         assert_eq!(s.weights, WeightFormat::Int4);
         assert_eq!(s.headroom_percent, 10);
         let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();

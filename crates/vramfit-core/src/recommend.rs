@@ -66,7 +66,7 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
 fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
     for n in TP_SIZES {
-        let Some(split) = multi_gpu_split(base.arch, base.engine, n) else {
+        let Some(split) = multi_gpu_split(base.arch, base.engine, base.train.is_some(), n) else {
             continue;
         };
         plans.extend(

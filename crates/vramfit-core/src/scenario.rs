@@ -17,6 +17,7 @@
 use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::precision::Precision;
+use crate::training::Train;
 use serde::{Deserialize, Serialize};
 
 /// The schema version this build writes and reads.
@@ -45,8 +46,9 @@ pub struct Scenario {
     /// Schema version (1).
     #[serde(default = "default_version")]
     pub version: u32,
-    /// Which model.
-    pub model: ModelSource,
+    /// Which model (LLM serving and training; absent for image/video and custom workloads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSource>,
     /// Storage format of the weights (`bf16`, `fp8`, `gptq-int4-g128`, `gguf-q4_k_m`, …).
     pub weights: WeightFormat,
     /// Modules the checkpoint leaves unquantised (its `llm_int8_skip_modules` /
@@ -88,11 +90,32 @@ pub enum ModelSource {
 }
 
 /// The workload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// Serving / generating text.
     Inference(Inference),
+    /// Training or fine-tuning.
+    Train(Train),
+}
+
+impl Workload {
+    /// Tokens per sequence and sequences at once: (context, sequences) when serving,
+    /// (sequence length, micro-batch) when training.
+    pub fn shape(&self) -> (u32, u32) {
+        match self {
+            Workload::Inference(i) => (i.context_tokens, i.sequences),
+            Workload::Train(t) => (t.sequence_length, t.micro_batch),
+        }
+    }
+
+    /// The serving parameters, when serving.
+    pub fn inference(&self) -> Option<&Inference> {
+        match self {
+            Workload::Inference(i) => Some(i),
+            Workload::Train(_) => None,
+        }
+    }
 }
 
 /// Serving parameters.
@@ -125,6 +148,10 @@ pub struct Hardware {
     /// Number of cards (default 1).
     #[serde(default = "one")]
     pub count: u32,
+    /// The CUDA context your stack measures (MiB, e.g. nvidia-smi before any tensor); default
+    /// 0.35 GiB (lazy module loading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_context_mib: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -153,6 +180,8 @@ pub enum Field {
     Headroom,
     /// A setting of the engine, by its flag name.
     Engine(&'static str),
+    /// A training setting, by its scenario name.
+    Train(&'static str),
 }
 
 /// Why a field was rejected, with the accepted range.
@@ -191,7 +220,7 @@ impl Scenario {
     pub fn example() -> Scenario {
         Scenario {
             version: SCENARIO_VERSION,
-            model: ModelSource::Catalog("llama-3.1-8b-instruct".into()),
+            model: Some(ModelSource::Catalog("llama-3.1-8b-instruct".into())),
             weights: WeightFormat::Bf16,
             unquantized_modules: Vec::new(),
             kv_cache: None,
@@ -220,25 +249,60 @@ impl Scenario {
             1.0,
             f64::from(SCENARIO_VERSION),
         );
-        let Workload::Inference(inf) = self.workload;
-        check(
-            Field::ContextTokens,
-            f64::from(inf.context_tokens),
-            1.0,
-            f64::from(MAX_CONTEXT_TOKENS),
-        );
-        check(
-            Field::Sequences,
-            f64::from(inf.sequences),
-            1.0,
-            f64::from(MAX_SEQUENCES),
-        );
-        check(
-            Field::PrefillChunkTokens,
-            f64::from(inf.prefill_chunk_tokens),
-            16.0,
-            f64::from(MAX_CONTEXT_TOKENS),
-        );
+        match &self.workload {
+            Workload::Inference(inf) => {
+                check(
+                    Field::ContextTokens,
+                    f64::from(inf.context_tokens),
+                    1.0,
+                    f64::from(MAX_CONTEXT_TOKENS),
+                );
+                check(
+                    Field::Sequences,
+                    f64::from(inf.sequences),
+                    1.0,
+                    f64::from(MAX_SEQUENCES),
+                );
+                check(
+                    Field::PrefillChunkTokens,
+                    f64::from(inf.prefill_chunk_tokens),
+                    16.0,
+                    f64::from(MAX_CONTEXT_TOKENS),
+                );
+            }
+            Workload::Train(t) => {
+                for (name, v, min, max) in [
+                    ("micro_batch", t.micro_batch, 1, 65_536),
+                    ("sequence_length", t.sequence_length, 1, MAX_CONTEXT_TOKENS),
+                    (
+                        "gradient_accumulation",
+                        t.gradient_accumulation,
+                        1,
+                        1_000_000,
+                    ),
+                    ("lora_rank", t.lora_rank, 1, 65_536),
+                    ("tensor_parallel", t.tensor_parallel, 1, MAX_GPUS),
+                    ("pipeline_parallel", t.pipeline_parallel, 1, MAX_GPUS),
+                    ("hybrid_group", t.hybrid_group.unwrap_or(8), 1, MAX_GPUS),
+                ] {
+                    check(
+                        Field::Train(name),
+                        f64::from(v),
+                        f64::from(min),
+                        f64::from(max),
+                    );
+                }
+                let model_parallel = u64::from(t.tensor_parallel) * u64::from(t.pipeline_parallel);
+                if model_parallel > u64::from(self.hardware.count.max(1)) {
+                    check(
+                        Field::Train("tensor_parallel"),
+                        f64::from(t.tensor_parallel),
+                        1.0,
+                        f64::from(self.hardware.count.max(1) / t.pipeline_parallel.max(1)),
+                    );
+                }
+            }
+        }
         check(
             Field::GpuCount,
             f64::from(self.hardware.count),
@@ -281,6 +345,7 @@ impl Hardware {
             gpu: None,
             gpu_memory_gib: None,
             count: 1,
+            cuda_context_mib: None,
         }
     }
 }

@@ -18,7 +18,7 @@ fn scenario(
 ) -> Scenario {
     Scenario {
         version: 1,
-        model: ModelSource::Catalog(catalog_id(model)),
+        model: Some(ModelSource::Catalog(catalog_id(model))),
         weights,
         unquantized_modules: Vec::new(),
         kv_cache: None,
@@ -76,7 +76,7 @@ proptest! {
     fn sharding_weights_and_kv_never_raises_them_per_gpu(model in 0usize..64, ctx in 1u32..100_000, seqs in 1u32..64) {
         use vramfit_core::budget::ComponentId;
         let s1 = scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, 1);
-        let arch = vramfit_core::catalog::model(match &s1.model { ModelSource::Catalog(id) => id, _ => unreachable!() }).expect("catalog").arch;
+        let arch = vramfit_core::catalog::model(&catalog_id(model)).expect("catalog").arch;
         for n in [2u32, 4, 8].into_iter().filter(|n| arch.tensor_parallel_ok(*n)) {
             let one = estimate(&s1).expect("valid").plan.expect("plan");
             let many = estimate(&scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, n)).expect("valid").plan.expect("plan");

@@ -86,8 +86,9 @@ impl Form {
     pub fn new(s: &Scenario) -> Form {
         let Workload::Inference(inf) = s.workload;
         let (model, config) = match &s.model {
-            ModelSource::Catalog(id) => (id.clone(), String::new()),
-            ModelSource::HfConfig(v) => (
+            None => ("llama-3.1-8b-instruct".to_string(), String::new()),
+            Some(ModelSource::Catalog(id)) => (id.clone(), String::new()),
+            Some(ModelSource::HfConfig(v)) => (
                 "llama-3.1-8b-instruct".to_string(),
                 serde_json::to_string_pretty(v).unwrap_or_default(),
             ),
@@ -163,7 +164,7 @@ impl Form {
                 }
             }
         };
-        if let Err(ScenarioError::Config { error }) = resolve_model(&model) {
+        if let Err(ScenarioError::Config { error }) = resolve_model(Some(&model)) {
             problems.push((Input::Config, Problem::Config(error)));
         }
         let engine = self.engine.engine(&mut problems);
@@ -175,7 +176,7 @@ impl Form {
         };
         let scenario = Scenario {
             version: SCENARIO_VERSION,
-            model,
+            model: Some(model),
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             unquantized_modules,
             kv_cache: Precision::from_id(&self.kv.get()),

@@ -150,6 +150,10 @@ pub struct BudgetInputs<'a> {
     pub gpu_arch: Option<GpuArch>,
     /// Serving engine, if one is chosen.
     pub engine: Option<&'a Engine>,
+    /// The training workload, when training.
+    pub train: Option<&'a crate::training::Train>,
+    /// CUDA context and kernel images per GPU (measured override or the default).
+    pub cuda_context_bytes: u64,
 }
 
 impl BudgetInputs<'_> {
@@ -167,7 +171,7 @@ pub fn per_gpu(inp: &BudgetInputs) -> Vec<Component> {
         (ComponentId::Weights, weights),
         (ComponentId::KvCache, kv_cache::per_gpu(inp, tp)),
         (ComponentId::Activations, activations::per_gpu(inp, tp)),
-        (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+        (ComponentId::CudaContext, inp.cuda_context_bytes),
         (
             ComponentId::CublasWorkspace,
             runtime::cublas_workspace(inp.gpu_arch),

@@ -26,7 +26,7 @@
 //!   host compute buffer `unit + cells·ub·(FA ? 2 : 4)`.
 
 use super::{ratio, EngineBudget, KvReport};
-use crate::budget::{components, runtime, BudgetInputs, ComponentId};
+use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::bytes::{round_up, MIB};
 use crate::catalog::GpuArch;
 use crate::model::TensorKind;
@@ -267,7 +267,7 @@ pub fn per_gpu(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> EngineBudget {
             (ComponentId::Weights, dev_weights[d as usize]),
             (ComponentId::KvCache, dev_kv[d as usize]),
             (ComponentId::Activations, compute_of(d)),
-            (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+            (ComponentId::CudaContext, inp.cuda_context_bytes),
             (ComponentId::CublasWorkspace, cublas),
         ]),
         report: Some(KvReport {
@@ -279,5 +279,6 @@ pub fn per_gpu(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         host_bytes: host + host_kv + host_compute + output_buffer,
         failure: None,
         preallocates: false,
+        phase: None,
     }
 }

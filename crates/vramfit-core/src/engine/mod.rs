@@ -203,10 +203,15 @@ pub struct EngineBudget {
     /// Whether the engine claims its memory up front (the verdict then reads the KV capacity, not
     /// the headroom).
     pub preallocates: bool,
+    /// The phase that sets the peak, where the workload has phases (training, generation).
+    pub phase: Option<crate::plan::PeakPhase>,
 }
 
 /// One GPU's budget for `inp` on `card`, under the scenario's engine (or engine-neutral).
 pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
+    if let Some(t) = inp.train {
+        return crate::training::per_gpu(t, inp, card);
+    }
     match inp.engine {
         Some(Engine::Vllm(v)) => vllm::per_gpu(v, inp, card),
         Some(Engine::Sglang(s)) => sglang::per_gpu(s, inp, card),
@@ -218,6 +223,7 @@ pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
             host_bytes: 0,
             failure: None,
             preallocates: false,
+            phase: None,
         },
     }
 }

@@ -76,7 +76,7 @@ pub fn per_gpu(s: &Sglang, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     let tp = inp.tp();
     let a = inp.arch;
     let (weights, _) = inp.footprint.get(tp);
-    let context = runtime::CUDA_CONTEXT_BYTES;
+    let context = inp.cuda_context_bytes;
     let nccl = if tp > 1 {
         2 * runtime::communication_buffers(inp.tensor_parallel)
     } else {
@@ -140,5 +140,6 @@ pub fn per_gpu(s: &Sglang, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         host_bytes: 0,
         failure,
         preallocates: true,
+        phase: None,
     }
 }

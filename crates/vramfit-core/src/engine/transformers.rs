@@ -113,7 +113,7 @@ pub fn per_gpu(t: &Transformers, inp: &BudgetInputs) -> EngineBudget {
             (ComponentId::Weights, weights),
             (ComponentId::KvCache, cache),
             (ComponentId::Activations, working),
-            (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+            (ComponentId::CudaContext, inp.cuda_context_bytes),
             (
                 ComponentId::CublasWorkspace,
                 runtime::cublas_workspace(inp.gpu_arch),
@@ -132,5 +132,6 @@ pub fn per_gpu(t: &Transformers, inp: &BudgetInputs) -> EngineBudget {
         host_bytes: 0,
         failure: None,
         preallocates: false,
+        phase: None,
     }
 }

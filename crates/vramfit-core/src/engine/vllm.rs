@@ -183,7 +183,7 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         inp.weights,
         WeightFormat::BnbInt8 | WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. }
     );
-    let context = runtime::CUDA_CONTEXT_BYTES;
+    let context = inp.cuda_context_bytes;
     let (overhead, context_inside) = match v.version {
         VllmVersion::V0Legacy => (0, true),
         VllmVersion::V0 => (GIB / 100 + if bnb { GIB * 7 / 100 } else { 0 }, false),
@@ -257,5 +257,6 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         host_bytes: 0,
         failure,
         preallocates: true,
+        phase: None,
     }
 }

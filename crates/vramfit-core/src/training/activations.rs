@@ -1,0 +1,121 @@
+//! Activations saved for backward, and the logits, per GPU.
+//!
+//! Per layer and token (bytes), b = micro-batch, s = sequence length, h hidden, q = heads·head_dim,
+//! kv = KV heads·head_dim, I the MLP width, a heads, c the compute dtype's bytes, t = tensor
+//! parallel (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+//! Models": `sbh(34 + 5as/h)` in 16 bit, re-derived for these layers):
+//! - **Decoders** (pre-norm, SwiGLU, no dropout): `c·(5h + (2q + 2kv)/t + 4I/t)` — norm inputs and
+//!   outputs, q/k/v, the attention output, gate, up, their activation and product; MoE layers keep
+//!   `4·Ie` per routed expert a token visits plus the shared expert. Without a fused attention kernel
+//!   the scores and their fp32 softmax add `a·s·(c + 4)/t`.
+//! - **BERT encoders** (post-norm, GELU, dropout, eager attention; notes §2 from torch's saved
+//!   tensors): fp32 `66h + 13as`, autocast `42h + 11as`.
+//! - **Checkpointing**: selective drops the attention-score term; full keeps each layer's input
+//!   (`c·h`) plus one layer recomputed in backward (`torch.compile` keeps only the matmul inputs of
+//!   the recomputed layer: `c·(2h + q/t + I/t)`).
+//! - With pipeline parallelism (1F1B) the first stage holds `pp` micro-batches of `L/pp` layers:
+//!   all `L` layers' worth, so `pp` does not reduce this term.
+
+use super::config::{Checkpointing, Train, TrainPrecision};
+use crate::model::ModelArch;
+
+/// Saved activations on one GPU: at the end of the forward, and at the peak of backward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Activations {
+    /// Everything saved at the end of the forward pass.
+    pub total: u64,
+    /// What backward holds beside the growing gradients (one layer recomputed, checkpoints).
+    pub recompute: u64,
+}
+
+fn compute_bytes(t: &Train) -> u64 {
+    match t.precision {
+        TrainPrecision::Fp32 => 4,
+        _ => 2,
+    }
+}
+
+/// Bytes per token of one decoder layer, without and with the attention-score term.
+fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
+    let tp = u64::from(t.tensor_parallel.max(1));
+    let c = compute_bytes(t);
+    let h = u64::from(a.hidden);
+    let q = u64::from(a.heads) * u64::from(a.head_dim);
+    let kv = u64::from(a.kv_heads) * u64::from(a.head_dim);
+    let mlp = match a.moe {
+        Some(m) => {
+            4 * u64::from(m.expert_intermediate) * u64::from(m.active)
+                + 4 * u64::from(m.shared_intermediate)
+                + u64::from(m.experts)
+        }
+        None => 4 * u64::from(a.intermediate),
+    };
+    let base = c * (5 * h + (2 * q + 2 * kv) / tp + mlp / tp);
+    let scores = if t.flash_attention {
+        0
+    } else {
+        u64::from(a.heads) * seq * (c + 4) / tp
+    };
+    (base, scores)
+}
+
+/// Saved activations for `batch` sequences of `seq` tokens.
+pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
+    let tokens = batch * seq;
+    let layers = u64::from(a.layers);
+    let h = u64::from(a.hidden);
+    let c = compute_bytes(t);
+    let (per_layer, scores) = if a.family.is_encoder() {
+        let heads = u64::from(a.heads);
+        let fp32 = t.precision == TrainPrecision::Fp32;
+        let (hk, sk) = if fp32 { (66, 13) } else { (42, 11) };
+        let scores = if t.flash_attention {
+            0
+        } else {
+            sk * heads * seq
+        };
+        (hk * h, scores)
+    } else {
+        decoder_layer(a, t, seq)
+    };
+    let kept = match t.checkpointing {
+        Checkpointing::None => per_layer + scores,
+        Checkpointing::Selective => per_layer,
+        Checkpointing::Full => c * h,
+    };
+    let recomputed_layer = if t.compiled && !a.family.is_encoder() {
+        let tp = u64::from(t.tensor_parallel.max(1));
+        let q = u64::from(a.heads) * u64::from(a.head_dim);
+        c * (2 * h + q / tp + u64::from(a.intermediate) / tp)
+    } else {
+        per_layer + scores
+    };
+    let embeddings = 2 * c * h;
+    match t.checkpointing {
+        Checkpointing::Full => Activations {
+            total: tokens * (layers * kept + recomputed_layer + embeddings),
+            recompute: tokens * (layers * kept + recomputed_layer),
+        },
+        _ => Activations {
+            total: tokens * (layers * kept + embeddings),
+            recompute: tokens * (per_layer + scores),
+        },
+    }
+}
+
+/// Logits and loss buffers: `b·s·V/t` in the compute dtype, plus the fp32 upcast and its gradient
+/// (the whole sequence, or one chunk of eight with chunked cross-entropy). Encoders with a
+/// classification head have only `b × labels` logits.
+pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
+    if a.family.is_encoder() {
+        return batch * 2 * 4;
+    }
+    let tp = u64::from(t.tensor_parallel.max(1));
+    let elements = batch * seq * u64::from(a.vocab) / tp;
+    let c = compute_bytes(t);
+    if t.chunked_loss {
+        elements * c + elements * 8 / 8
+    } else {
+        elements * (c + 8)
+    }
+}

@@ -1,0 +1,271 @@
+//! Training and fine-tuning budgets: full, LoRA, QLoRA; precision policies; optimizers; activation
+//! checkpointing; DDP / ZeRO / FSDP sharding, tensor and pipeline parallel, CPU offload. Notes:
+//! `shared/engines/training-memory.md` (traced in PyTorch, transformers, bitsandbytes, torchtune).
+//!
+//! Per GPU, with P the parameters and Pₜ the trainable ones (all, the top N layers, or the LoRA
+//! adapters `r·(in + out)` per target linear):
+//! - **Weights**: 4 B/param (fp32, autocast) or 2 (bf16, 16-bit + master); QLoRA's base in NF4
+//!   (`format.rs`: 0.5 B + absmax, embeddings and head bf16). **Master**: 4·Pₜ with 16-bit + master.
+//! - **Gradients**: Pₜ × grad dtype (4 with fp32 weights, 2 otherwise); with the optimizer stepped
+//!   in backward only the largest trainable tensor's gradient (and its accumulation buffer) lives.
+//! - **Optimizer states** (`optimizer.rs`): AdamW 2 moments; bitsandbytes 8-bit 2 B + fp32 absmax per
+//!   2048 (fp32 moments below 4096 elements); paged 8-bit in unified memory (evicted to the host,
+//!   invisible to `torch.cuda.max_memory_*`); Adafactor factored `(rows + cols)·4`; SGD none or
+//!   one momentum; Lion one moment.
+//! - **Activations** (`activations.rs`): Korthikanti et al. 2022 ("Reducing Activation Recomputation
+//!   in Large Transformer Models") re-derived per family and dtype; flash attention removes the
+//!   `s²` term; full checkpointing keeps each layer's input plus one layer's recompute.
+//! - **Logits**: `b·s·V` in the compute dtype plus the fp32 upcast and its gradient (one chunk of
+//!   eight with torchtune's chunked cross-entropy).
+//! - **Temporaries**: autocast's cached 16-bit copies of the trainable linear weights during the
+//!   forward (`autocast_mode.cpp cached_cast`); the optimizer step's (foreach AdamW: one moment's
+//!   worth; per-parameter loops: two copies of the largest tensor).
+//! - **Sharding** over the data-parallel GPUs `dp = GPUs / (tp · pp)`: ZeRO-1 states, ZeRO-2 also
+//!   gradients, ZeRO-3 / FSDP full shard also weights plus two gathered layers (prefetch), hybrid
+//!   within a group; tensor and pipeline parallel divide the model first. Offload moves states and
+//!   master (and parameters) to host RAM, which is reported.
+//!
+//! The peak is the largest phase, not the sum: end of forward (weights, states, activations,
+//! logits, autocast cache, persisting gradients), backward (weights, states, all gradients, one
+//! layer's recompute), optimizer step (weights, states, gradients, step temporaries).
+
+pub mod activations;
+pub mod config;
+pub mod optimizer;
+
+pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision};
+
+use crate::budget::{components, reserve, runtime, weights, BudgetInputs, ComponentId};
+use crate::engine::EngineBudget;
+use crate::format::WeightFormat;
+use crate::model::{ModelArch, TensorKind};
+use crate::plan::{Card, PeakPhase};
+use serde::Serialize;
+
+/// The phase of a training step that sets the peak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrainPhase {
+    /// End of the forward pass.
+    Forward,
+    /// Backward pass.
+    Backward,
+    /// Optimizer step.
+    OptimizerStep,
+}
+
+/// Whether a LoRA target list covers a tensor.
+fn is_target(kind: TensorKind, targets: LoraTargets) -> bool {
+    use TensorKind as K;
+    match targets {
+        LoraTargets::QueryValue => matches!(kind, K::AttnQ | K::AttnV | K::AttnQB | K::AttnKvB),
+        LoraTargets::QueryKeyValue => matches!(
+            kind,
+            K::AttnQ | K::AttnK | K::AttnV | K::AttnQB | K::AttnKvB
+        ),
+        LoraTargets::Attention => matches!(
+            kind,
+            K::AttnQ
+                | K::AttnK
+                | K::AttnV
+                | K::AttnOutput
+                | K::AttnQA
+                | K::AttnQB
+                | K::AttnKvA
+                | K::AttnKvB
+        ),
+        LoraTargets::AllLinear => kind.is_layer_linear() && !kind.is_expert(),
+    }
+}
+
+/// Trainable parameters: (count, tensors as (rows, cols, count), largest tensor elements).
+pub fn trainable(arch: &ModelArch, t: &Train) -> (u64, Vec<(u64, u64)>, u64) {
+    let tensors = arch.tensors();
+    let mut shapes = Vec::new();
+    match t.method {
+        Method::Full => {
+            let first = t
+                .trainable_top_layers
+                .map_or(0, |n| arch.layers.saturating_sub(n));
+            for x in &tensors {
+                let frozen = match x.layer {
+                    Some(i) => i < first,
+                    None => first > 0 && x.kind == TensorKind::TokenEmbd,
+                };
+                if !frozen {
+                    shapes.push((x.rows * x.count, x.cols));
+                }
+            }
+        }
+        Method::Lora | Method::Qlora => {
+            let r = u64::from(t.lora_rank.max(1));
+            for x in tensors.iter().filter(|x| is_target(x.kind, t.lora_targets)) {
+                shapes.push((r, x.cols)); // A: r × in
+                shapes.push((x.rows, r)); // B: out × r
+            }
+        }
+    }
+    let count = shapes.iter().map(|(r, c)| r * c).sum();
+    let largest = shapes.iter().map(|(r, c)| r * c).max().unwrap_or(0);
+    (count, shapes, largest)
+}
+
+/// One GPU's training budget on `card` (`inp.tensor_parallel` = GPUs in the plan).
+pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+    let a = inp.arch;
+    let world = inp.tp();
+    let mp = u64::from(t.tensor_parallel.max(1)) * u64::from(t.pipeline_parallel.max(1));
+    let dp = (world / mp).max(1);
+    let fp32 = matches!(
+        t.precision,
+        TrainPrecision::Fp32 | TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16
+    );
+    let param_bytes: u64 = if fp32 { 4 } else { 2 };
+    let (pt, shapes, largest) = trainable(a, t);
+    let lora = matches!(t.method, Method::Lora | Method::Qlora);
+
+    // Weights as stored, split by the model-parallel degree.
+    let base_format = match (t.method, fp32) {
+        (Method::Qlora, _) => WeightFormat::BnbNf4 {
+            double_quant: t.double_quant,
+        },
+        (_, true) => WeightFormat::Fp32,
+        (_, false) => WeightFormat::Bf16,
+    };
+    let tensors =
+        weights::per_gpu_tensors(a, base_format, u64::from(t.tensor_parallel.max(1)), &[]);
+    let rounding = reserve::per_gpu(&tensors);
+    let mut weights_bytes = weights::total(&tensors) / u64::from(t.pipeline_parallel.max(1));
+    // Sharding of the trainable state.
+    let shard_group = match t.sharding {
+        Sharding::Hybrid => dp.min(u64::from(t.hybrid_group.unwrap_or(8)).max(1)),
+        _ => dp,
+    };
+    let (shard_states, shard_grads, shard_params) = match t.sharding {
+        Sharding::Ddp => (1, 1, 1),
+        Sharding::Zero1 => (dp, 1, 1),
+        Sharding::Zero2 => (dp, dp, 1),
+        Sharding::Zero3 | Sharding::Hybrid => (shard_group, shard_group, shard_group),
+    };
+    let layer_bytes = weights_bytes / u64::from(a.layers.max(1));
+    let gathered = if shard_params > 1 { 2 * layer_bytes } else { 0 };
+    weights_bytes = weights_bytes.div_ceil(shard_params);
+    let pt_local = pt.div_ceil(mp);
+    let master = if t.precision == TrainPrecision::MixedMaster {
+        4 * pt_local.div_ceil(shard_states)
+    } else {
+        0
+    };
+    let grad_bytes = param_bytes.max(if lora { 2 } else { 0 });
+    let grads = if t.optimizer_in_backward {
+        2 * largest * grad_bytes
+    } else {
+        (pt_local * grad_bytes).div_ceil(shard_grads)
+    };
+    let state_dtype = if t.precision == TrainPrecision::Bf16 {
+        2
+    } else {
+        4
+    };
+    let states_all = optimizer::state_bytes(t.optimizer, &shapes, state_dtype) / mp;
+    let states = states_all.div_ceil(shard_states);
+    let paged = t.optimizer == Optimizer::PagedAdamw8bit;
+    let (states_gpu, master_gpu) = if t.offload_optimizer || paged {
+        (0, if t.offload_optimizer { 0 } else { master })
+    } else {
+        (states, master)
+    };
+    let weights_gpu = if t.offload_params {
+        gathered.max(layer_bytes)
+    } else {
+        weights_bytes
+    };
+    let host_bytes = (if t.offload_optimizer || paged {
+        states
+    } else {
+        0
+    }) + if t.offload_optimizer { master } else { 0 }
+        + if t.offload_params { weights_bytes } else { 0 };
+
+    // Activations, logits, temporaries.
+    let act = activations::saved(a, t, inp.sequences, inp.context_tokens);
+    let logits = activations::logits(a, t, inp.sequences, inp.context_tokens);
+    let autocast_cache = match t.precision {
+        TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16 if !lora => 2 * linear_params(a) / mp,
+        _ => 0,
+    };
+    let step_temp =
+        optimizer::step_temporaries(t, pt_local.div_ceil(shard_states), largest, state_dtype);
+    // LoRA adapters: parameters, gradients and states together, shown as one component.
+    let adapters = if lora {
+        pt_local * (param_bytes.max(2) + grad_bytes) + states_gpu + master_gpu
+    } else {
+        0
+    };
+    let (grads_c, states_c, master_c) = if lora {
+        (0, 0, 0)
+    } else {
+        (grads, states_gpu, master_gpu)
+    };
+    let resident = weights_gpu + gathered + adapters + states_c + master_c;
+    let persisting = if t.grads_persist { grads_c } else { 0 };
+    let forward = resident + act.total + logits + autocast_cache + persisting;
+    let backward = resident + grads_c + act.recompute + logits / 2;
+    let step = resident + grads_c + step_temp;
+    let (phase, peak_extra) = [
+        (TrainPhase::Forward, forward - resident),
+        (TrainPhase::Backward, backward - resident),
+        (TrainPhase::OptimizerStep, step - resident),
+    ]
+    .into_iter()
+    .max_by_key(|(_, b)| *b)
+    .unwrap_or((TrainPhase::Forward, 0));
+    let _ = peak_extra;
+    let (g, activ, lg, tmp) = match phase {
+        TrainPhase::Forward => (persisting, act.total, logits, autocast_cache),
+        TrainPhase::Backward => (grads_c, act.recompute, logits / 2, 0),
+        TrainPhase::OptimizerStep => (grads_c, 0, 0, step_temp),
+    };
+    let nccl = runtime::communication_buffers(u32::try_from(world).unwrap_or(u32::MAX));
+    let budget = EngineBudget {
+        components: components(&[
+            (ComponentId::Weights, weights_gpu),
+            (ComponentId::MasterWeights, master_c),
+            (ComponentId::Adapters, adapters),
+            (ComponentId::Gradients, g),
+            (ComponentId::OptimizerStates, states_c),
+            (ComponentId::Activations, activ),
+            (ComponentId::Logits, lg),
+            (ComponentId::TemporaryBuffers, tmp + gathered),
+            (ComponentId::CudaContext, inp.cuda_context_bytes),
+            (
+                ComponentId::CublasWorkspace,
+                runtime::cublas_workspace(card.arch),
+            ),
+            (ComponentId::CommunicationBuffers, nccl),
+            (
+                ComponentId::AllocatorReserve,
+                reserve::segments() + rounding / shard_params,
+            ),
+        ]),
+        report: None,
+        host_bytes,
+        failure: None,
+        preallocates: false,
+        phase: Some(match phase {
+            TrainPhase::Forward => PeakPhase::Forward,
+            TrainPhase::Backward => PeakPhase::Backward,
+            TrainPhase::OptimizerStep => PeakPhase::OptimizerStep,
+        }),
+    };
+    budget
+}
+
+/// Parameters of the layers' linear projections (what autocast caches 16-bit copies of).
+fn linear_params(a: &ModelArch) -> u64 {
+    a.tensors()
+        .iter()
+        .filter(|t| t.kind.is_layer_linear() || t.kind == TensorKind::Output)
+        .map(|t| t.numel())
+        .sum()
+}
