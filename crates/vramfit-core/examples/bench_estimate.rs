@@ -11,8 +11,9 @@ fn main() {
     for m in catalog::models() {
         let mut s = Scenario::example();
         s.model = Some(ModelSource::Catalog(m.id.to_string()));
-        let Workload::Inference(inf) = &mut s.workload;
-        inf.context_tokens = 32768;
+        if let Workload::Inference(inf) = &mut s.workload {
+            inf.context_tokens = 32768;
+        }
         scenarios.push(s);
     }
     let rounds = 200;

@@ -31,6 +31,7 @@ fn scenario(
             gpu: None,
             gpu_memory_gib: Some(gpu_gib),
             count,
+            cuda_context_mib: None,
         },
         headroom_percent: 10,
         engine: None,

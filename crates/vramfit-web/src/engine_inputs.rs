@@ -44,10 +44,10 @@ pub fn EngineInputs(
                 </div>
                 <div class="row">
                     <NumberField id="max_num_batched_tokens" label=t(l, Key::VllmBatched) value=form.batched error=err("max_num_batched_tokens") />
-                    <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=&[("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
+                    <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=vec![("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
                 </div>
                 <div class="row">
-                    <SelectField id="kv_cache_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8", "fp8")] />
+                    <SelectField id="kv_cache_dtype" label="kv_cache_dtype" value=form.kv_dtype options=vec![("auto", "auto"), ("fp8", "fp8")] />
                     <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
                 </div>
             </Show>
@@ -56,7 +56,7 @@ pub fn EngineInputs(
                     <NumberField id="mem_fraction_static" label=t(l, Key::SglangMemFraction) value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
                     <NumberField id="chunked_prefill_size" label=t(l, Key::SglangChunk) value=form.chunked error=err("chunked_prefill_size") />
                 </div>
-                <SelectField id="sglang_kv_dtype" label="kv_cache_dtype" value=form.kv_dtype options=&[("auto", "auto"), ("fp8_e4m3", "fp8_e4m3")] />
+                <SelectField id="sglang_kv_dtype" label="kv_cache_dtype" value=form.kv_dtype options=vec![("auto", "auto"), ("fp8_e4m3", "fp8_e4m3")] />
             </Show>
             <Show when=is("llama_cpp")>
                 <div class="row">
@@ -68,8 +68,8 @@ pub fn EngineInputs(
                     <CheckField id="flash_attn" label=t(l, Key::LlamaFlash) value=form.flash_attn />
                 </div>
                 <div class="row">
-                    <SelectField id="cache_type_k" label=t(l, Key::LlamaCtk) value=form.ctk options=CACHE_TYPES />
-                    <SelectField id="cache_type_v" label=t(l, Key::LlamaCtv) value=form.ctv options=CACHE_TYPES />
+                    <SelectField id="cache_type_k" label=t(l, Key::LlamaCtk) value=form.ctk options=CACHE_TYPES.to_vec() />
+                    <SelectField id="cache_type_v" label=t(l, Key::LlamaCtv) value=form.ctv options=CACHE_TYPES.to_vec() />
                 </div>
                 <p class="err" role="alert">{move || err("cache_type_v").get()}</p>
                 <CheckField id="kv_unified" label=t(l, Key::LlamaUnified) value=form.unified />
@@ -77,9 +77,9 @@ pub fn EngineInputs(
             <Show when=is("transformers")>
                 <div class="row">
                     <NumberField id="max_new_tokens" label="max_new_tokens" value=form.new_tokens error=err("max_new_tokens") />
-                    <SelectField id="attn_implementation" label="attn_implementation" value=form.attn options=&[("sdpa", "sdpa"), ("eager", "eager")] />
+                    <SelectField id="attn_implementation" label="attn_implementation" value=form.attn options=vec![("sdpa", "sdpa"), ("eager", "eager")] />
                 </div>
-                <SelectField id="cache_implementation" label="cache_implementation" value=form.cache options=&[("dynamic", "dynamic"), ("static", "static")] />
+                <SelectField id="cache_implementation" label="cache_implementation" value=form.cache options=vec![("dynamic", "dynamic"), ("static", "static")] />
             </Show>
         </fieldset>
     }
@@ -107,13 +107,13 @@ pub fn SelectField(
     /// The chosen value.
     value: RwSignal<String>,
     /// `(value, label)` pairs.
-    options: &'static [(&'static str, &'static str)],
+    options: Vec<(&'static str, &'static str)>,
 ) -> impl IntoView {
     view! {
         <div class="field">
             <label for=id>{label}</label>
             <select id=id data-testid=id on:change=move |ev| value.set(event_target_value(&ev))>
-                {options.iter().map(|&(v, l)| view! {
+                {options.into_iter().map(|(v, l)| view! {
                     <option value=v selected=move || value.get() == v>{l}</option>
                 }).collect_view()}
             </select>

@@ -2,6 +2,7 @@
 //! conversion to a core `Scenario` with a problem per field.
 
 use crate::engine_form::EngineForm;
+use crate::train_form::TrainForm;
 use leptos::prelude::*;
 use vramfit_core::estimate::{resolve_model, ScenarioError};
 use vramfit_core::format::WeightFormat;
@@ -10,6 +11,7 @@ use vramfit_core::precision::Precision;
 use vramfit_core::scenario::{
     Field, Hardware, Inference, ModelSource, RangeError, Scenario, Workload, SCENARIO_VERSION,
 };
+use vramfit_core::training::Train;
 
 /// A field of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub enum Input {
     Headroom,
     /// An engine setting, by flag name.
     Engine(&'static str),
+    /// A training setting, by scenario name.
+    Train(&'static str),
 }
 
 /// What is wrong with a field.
@@ -79,12 +83,24 @@ pub struct Form {
     pub headroom: RwSignal<String>,
     /// The serving engine's knobs.
     pub engine: EngineForm,
+    /// Which workload: `serve` or `train`.
+    pub workload: RwSignal<String>,
+    /// The training knobs.
+    pub train: TrainForm,
 }
 
 impl Form {
     /// Fields showing `s`.
     pub fn new(s: &Scenario) -> Form {
-        let Workload::Inference(inf) = s.workload;
+        let inf = s.workload.inference().copied().unwrap_or(Inference {
+            context_tokens: 8192,
+            sequences: 4,
+            prefill_chunk_tokens: vramfit_core::scenario::DEFAULT_PREFILL_CHUNK_TOKENS,
+        });
+        let (workload, train) = match &s.workload {
+            Workload::Train(t) => ("train", t.clone()),
+            Workload::Inference(_) => ("serve", Train::default()),
+        };
         let (model, config) = match &s.model {
             None => ("llama-3.1-8b-instruct".to_string(), String::new()),
             Some(ModelSource::Catalog(id)) => (id.clone(), String::new()),
@@ -116,6 +132,8 @@ impl Form {
             count: RwSignal::new(s.hardware.count.to_string()),
             headroom: RwSignal::new(s.headroom_percent.to_string()),
             engine: EngineForm::new(s.engine.as_ref()),
+            workload: RwSignal::new(workload.into()),
+            train: TrainForm::new(&train),
         }
     }
 
@@ -129,9 +147,16 @@ impl Form {
                 0
             }
         };
-        let context_tokens = whole(Input::Context, self.context.get());
-        let sequences = whole(Input::Sequences, self.sequences.get());
-        let prefill_chunk_tokens = whole(Input::Chunk, self.chunk.get());
+        let serving = self.workload.get() != "train";
+        let (context_tokens, sequences, prefill_chunk_tokens) = if serving {
+            (
+                whole(Input::Context, self.context.get()),
+                whole(Input::Sequences, self.sequences.get()),
+                whole(Input::Chunk, self.chunk.get()),
+            )
+        } else {
+            (1, 1, vramfit_core::scenario::DEFAULT_PREFILL_CHUNK_TOKENS)
+        };
         let count = whole(Input::Count, self.count.get());
         let headroom_percent = whole(Input::Headroom, self.headroom.get());
         let gpu = self.gpu.get();
@@ -167,7 +192,20 @@ impl Form {
         if let Err(ScenarioError::Config { error }) = resolve_model(Some(&model)) {
             problems.push((Input::Config, Problem::Config(error)));
         }
-        let engine = self.engine.engine(&mut problems);
+        let engine = if serving {
+            self.engine.engine(&mut problems)
+        } else {
+            None
+        };
+        let workload = if serving {
+            Workload::Inference(Inference {
+                context_tokens,
+                sequences,
+                prefill_chunk_tokens,
+            })
+        } else {
+            Workload::Train(self.train.train(&mut problems))
+        };
         let unquantized_modules = match &model {
             ModelSource::HfConfig(v) => vramfit_core::import::hf_config::quantization(v)
                 .map(|q| q.unquantized_modules)
@@ -180,15 +218,12 @@ impl Form {
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             unquantized_modules,
             kv_cache: Precision::from_id(&self.kv.get()),
-            workload: Workload::Inference(Inference {
-                context_tokens,
-                sequences,
-                prefill_chunk_tokens,
-            }),
+            workload,
             hardware: Hardware {
                 gpu: (gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM).then_some(gpu),
                 gpu_memory_gib,
                 count,
+                cuda_context_mib: None,
             },
             headroom_percent,
             engine,
@@ -217,6 +252,7 @@ fn input_of(field: Field) -> Option<Input> {
         Field::GpuMemory | Field::Hardware => Some(Input::GpuMemory),
         Field::Headroom => Some(Input::Headroom),
         Field::Engine(name) => Some(Input::Engine(name)),
+        Field::Train(name) => Some(Input::Train(name)),
         Field::Version => None,
     }
 }

@@ -3,7 +3,7 @@
 use crate::format::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
-use vramfit_core::scenario::{Scenario, Workload};
+use vramfit_core::scenario::Scenario;
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale, PluralKey};
 
@@ -17,24 +17,18 @@ pub fn Checklist(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let Workload::Inference(inf) = s.workload;
+    let (context, sequences) = s.workload.shape();
     let usable = e.plan.as_ref().map_or(0, |p| p.usable_bytes);
     let mut items = vec![
         f(
             l,
             Key::CheckInput,
-            &[(
-                "tokens",
-                &l.count(PluralKey::Tokens, u64::from(inf.context_tokens)),
-            )],
+            &[("tokens", &l.count(PluralKey::Tokens, u64::from(context)))],
         ),
         f(
             l,
             Key::CheckConcurrency,
-            &[(
-                "seqs",
-                &l.count(PluralKey::Sequences, u64::from(inf.sequences)),
-            )],
+            &[("seqs", &l.count(PluralKey::Sequences, u64::from(sequences)))],
         ),
         f(l, Key::CheckFormat, &[("format", &s.weights.id())]),
         t(l, Key::CheckPeaks).to_string(),

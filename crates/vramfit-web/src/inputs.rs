@@ -5,6 +5,7 @@ use crate::engine_inputs::EngineInputs;
 use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::format::params;
 use crate::text::{self, f, t};
+use crate::train_inputs::TrainInputs;
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::format::WeightFormat;
@@ -37,6 +38,16 @@ pub fn Inputs(
     let using_config = move || !form.config.get().trim().is_empty();
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
+            <div class="workload-switch" role="radiogroup" aria-label=t(l, Key::WorkloadLabel) data-testid="workload">
+                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain)].into_iter().map(|(v, k)| view! {
+                    <label class="pill">
+                        <input type="radio" name="workload" value=v data-testid=format!("workload-{v}")
+                            prop:checked=move || form.workload.get() == v
+                            on:change=move |_| form.workload.set(v.to_string()) />
+                        {t(l, k)}
+                    </label>
+                }).collect_view()}
+            </div>
             <fieldset>
                 <legend>{t(l, Key::ModelLegend)}</legend>
                 <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
@@ -119,15 +130,20 @@ pub fn Inputs(
                     </div>
                 </div>
             </fieldset>
-            <fieldset>
-                <legend>{t(l, Key::WorkloadLegend)}</legend>
-                <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
-                <NumberField id="seqs" label=t(l, Key::SequencesLabel) value=form.sequences error=error(Input::Sequences) />
-                <Show when=move || form.engine.engine.get().is_empty()>
-                    <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
-                </Show>
-            </fieldset>
-            <EngineInputs form=form.engine problems=problems l=l />
+            <Show when=move || form.workload.get() == "serve">
+                <fieldset>
+                    <legend>{t(l, Key::WorkloadLegend)}</legend>
+                    <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
+                    <NumberField id="seqs" label=t(l, Key::SequencesLabel) value=form.sequences error=error(Input::Sequences) />
+                    <Show when=move || form.engine.engine.get().is_empty()>
+                        <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
+                    </Show>
+                </fieldset>
+                <EngineInputs form=form.engine problems=problems l=l />
+            </Show>
+            <Show when=move || form.workload.get() == "train">
+                <TrainInputs form=form.train problems=problems l=l />
+            </Show>
             <fieldset>
                 <legend>{t(l, Key::GpusLegend)}</legend>
                 <label for="gpu">{t(l, Key::CardLabel)}</label>

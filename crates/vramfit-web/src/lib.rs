@@ -23,4 +23,6 @@ pub mod measure_view;
 pub mod panic_panel;
 pub mod result;
 pub mod text;
+pub mod train_form;
+pub mod train_inputs;
 pub mod url;

@@ -60,6 +60,9 @@ fn PlanView(plan: Plan, total: u64, l: Locale) -> impl IntoView {
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
             {text::verdict(l, &plan)}
         </p>
+        {plan.peak_phase.map(|p| view! {
+            <p class="phase" data-testid="peak-phase">{f(l, Key::PeakPhase, &[("phase", text::phase(l, p))])}</p>
+        })}
         <div class="bar" role="img" aria-label=f(l, Key::BarAria, &[("used", &gib(l, plan.per_gpu_bytes)), ("cap", &gib(l, plan.card.capacity_bytes))])>
             {plan.per_gpu_components.iter().map(|c| view! {
                 <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{:.3}%", share(c.bytes, scale))
@@ -144,12 +147,17 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
         || t(l, Key::NoneFits).to_string(),
         |s| l.count(PluralKey::Sequences, s),
     );
+    let (ctx_key, seq_key) = if plan.peak_phase.is_some() {
+        (Key::MaxSeqLen, Key::MaxMicroBatch)
+    } else {
+        (Key::MaxContext, Key::MaxSequences)
+    };
     view! {
         <div class="limits" data-testid="limits">
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
             <ul>
-                <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, Key::MaxContext, &[("value", &ctx)])}</li>
-                <li data-testid="max-sequences">{f(l, Key::MaxSequences, &[("value", &seqs)])}</li>
+                <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, ctx_key, &[("value", &ctx)])}</li>
+                <li data-testid="max-sequences">{f(l, seq_key, &[("value", &seqs)])}</li>
                 {lim.utilization.map(|u| view! {
                     <li data-testid="util-range">{match u.min {
                         Some(min) => f(l, Key::UtilRange, &[("min", &l.decimal(min, 2)), ("max", &l.decimal(u.max, 2))]),

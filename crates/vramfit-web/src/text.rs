@@ -99,6 +99,98 @@ pub fn guide(id: ComponentId) -> [Key; 5] {
             ShrinkAllocator,
             MeasureAllocator,
         ],
+        ComponentId::MasterWeights => [
+            CompMaster,
+            WhatMaster,
+            GrowMaster,
+            ShrinkMaster,
+            MeasureMaster,
+        ],
+        ComponentId::Adapters => [
+            CompAdapters,
+            WhatAdapters,
+            GrowAdapters,
+            ShrinkAdapters,
+            MeasureAdapters,
+        ],
+        ComponentId::Gradients => [
+            CompGradients,
+            WhatGradients,
+            GrowGradients,
+            ShrinkGradients,
+            MeasureGradients,
+        ],
+        ComponentId::OptimizerStates => [
+            CompOptimizer,
+            WhatOptimizer,
+            GrowOptimizer,
+            ShrinkOptimizer,
+            MeasureOptimizer,
+        ],
+        ComponentId::Logits => [
+            CompLogits,
+            WhatLogits,
+            GrowLogits,
+            ShrinkLogits,
+            MeasureLogits,
+        ],
+        ComponentId::TemporaryBuffers => [
+            CompTemporary,
+            WhatTemporary,
+            GrowTemporary,
+            ShrinkTemporary,
+            MeasureTemporary,
+        ],
+        ComponentId::TextEncoders => [
+            CompTextEncoders,
+            WhatTextEncoders,
+            GrowTextEncoders,
+            ShrinkTextEncoders,
+            MeasureTextEncoders,
+        ],
+        ComponentId::Denoiser => [
+            CompDenoiser,
+            WhatDenoiser,
+            GrowDenoiser,
+            ShrinkDenoiser,
+            MeasureDenoiser,
+        ],
+        ComponentId::Vae => [CompVae, WhatVae, GrowVae, ShrinkVae, MeasureVae],
+        ComponentId::VaeDecode => [
+            CompVaeDecode,
+            WhatVaeDecode,
+            GrowVaeDecode,
+            ShrinkVaeDecode,
+            MeasureVaeDecode,
+        ],
+        ComponentId::PersistentData => [
+            CompPersistent,
+            WhatPersistent,
+            GrowPersistent,
+            ShrinkPersistent,
+            MeasurePersistent,
+        ],
+        ComponentId::Intermediates => [
+            CompIntermediates,
+            WhatIntermediates,
+            GrowIntermediates,
+            ShrinkIntermediates,
+            MeasureIntermediates,
+        ],
+        ComponentId::Caches => [
+            CompCaches,
+            WhatCaches,
+            GrowCaches,
+            ShrinkCaches,
+            MeasureCaches,
+        ],
+        ComponentId::Workspaces => [
+            CompWorkspaces,
+            WhatWorkspaces,
+            GrowWorkspaces,
+            ShrinkWorkspaces,
+            MeasureWorkspaces,
+        ],
     }
 }
 
@@ -301,6 +393,7 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
         Split::TensorParallel => Key::SplitTensorParallel,
         Split::Layers => Key::SplitLayers,
         Split::Replicas => Key::SplitReplicas,
+        Split::DataParallel => Key::SplitDataParallel,
     };
     format!("{base} ({})", t(l, how))
 }
@@ -339,6 +432,22 @@ pub fn verdict(l: Locale, plan: &Plan) -> String {
         Verdict::DoesNotFit => Key::VerdictDoesNotFit,
     };
     f(l, key, &args)
+}
+
+/// The phase that sets the peak.
+pub fn phase(l: Locale, p: vramfit_core::plan::PeakPhase) -> &'static str {
+    use vramfit_core::plan::PeakPhase as P;
+    t(
+        l,
+        match p {
+            P::Forward => Key::PhaseForward,
+            P::Backward => Key::PhaseBackward,
+            P::OptimizerStep => Key::PhaseOptimizerStep,
+            P::TextEncoding => Key::PhaseTextEncoding,
+            P::Denoising => Key::PhaseDenoising,
+            P::Decoding => Key::PhaseDecoding,
+        },
+    )
 }
 
 /// Icon that goes with the verdict (always beside words, never alone).

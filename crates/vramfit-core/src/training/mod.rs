@@ -212,7 +212,7 @@ pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     let forward = resident + act.total + logits + autocast_cache + persisting;
     let backward = resident + grads_c + act.recompute + logits / 2;
     let step = resident + grads_c + step_temp;
-    let (phase, peak_extra) = [
+    let (phase, _) = [
         (TrainPhase::Forward, forward - resident),
         (TrainPhase::Backward, backward - resident),
         (TrainPhase::OptimizerStep, step - resident),
@@ -220,14 +220,13 @@ pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     .into_iter()
     .max_by_key(|(_, b)| *b)
     .unwrap_or((TrainPhase::Forward, 0));
-    let _ = peak_extra;
     let (g, activ, lg, tmp) = match phase {
         TrainPhase::Forward => (persisting, act.total, logits, autocast_cache),
         TrainPhase::Backward => (grads_c, act.recompute, logits / 2, 0),
         TrainPhase::OptimizerStep => (grads_c, 0, 0, step_temp),
     };
     let nccl = runtime::communication_buffers(u32::try_from(world).unwrap_or(u32::MAX));
-    let budget = EngineBudget {
+    EngineBudget {
         components: components(&[
             (ComponentId::Weights, weights_gpu),
             (ComponentId::MasterWeights, master_c),
@@ -257,8 +256,7 @@ pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
             TrainPhase::Backward => PeakPhase::Backward,
             TrainPhase::OptimizerStep => PeakPhase::OptimizerStep,
         }),
-    };
-    budget
+    }
 }
 
 /// Parameters of the layers' linear projections (what autocast caches 16-bit copies of).
