@@ -46,3 +46,22 @@ test('a MoE model with an FP8 checkpoint gets a multi-GPU plan', async ({ page }
   await expect(page.getByTestId('model-summary')).toContainText('DeepSeek');
   await expect(page.getByTestId('verdict')).toContainText('(tensor parallel)');
 });
+
+test('training mode: knobs change the budget and the peak phase is named', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-8b-instruct&gpu=a100-sxm-80gb&lang=en');
+  await page.getByTestId('workload-train').check();
+  await expect(page.getByTestId('peak-phase')).toContainText('Peak set by');
+  await expect(page.getByTestId('row-optimizerstates')).toBeVisible();
+  const total = async () => parseFloat((await page.getByTestId('per-gpu-gib').textContent()).replace(',', ''));
+  const full = await total();
+  await page.getByTestId('method').selectOption('lora');
+  await expect.poll(total).toBeLessThan(full);
+  await expect(page.getByTestId('row-adapters')).toBeVisible();
+  const lora = await total();
+  await page.getByTestId('checkpointing').selectOption('full');
+  await expect.poll(total).toBeLessThan(lora);
+  await expect(page.getByTestId('max-context')).toContainText('Longest sequence');
+  await page.getByTestId('micro_batch').fill('0');
+  await expect(page.getByTestId('err-micro_batch')).toContainText('at least 1');
+  await expect.poll(() => page.url()).toContain('train=');
+});

@@ -102,7 +102,7 @@ pub fn Inputs(
                         prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
             </fieldset>
-            <fieldset>
+            <fieldset prop:hidden=move || form.workload.get() != "serve">
                 <legend>{t(l, Key::FormatsLegend)}</legend>
                 <div class="row">
                     <div>
