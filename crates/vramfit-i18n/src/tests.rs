@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// Keys whose text is the same in every language: none today (flag names are not keys).
+/// Keys whose text is the same in every language (a placeholder of model names, a pure pattern, a
+/// Python call).
 const SAME_IN_ALL: &[Key] = &[
     Key::SearchPlaceholder,
     Key::PlanTitle,
@@ -17,6 +18,15 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
         || matches!(
             k,
             CompCudaContext
+                | MethodLora
+                | TargetsQv
+                | TargetsQkv
+                | PrecFp32
+                | OptSgd
+                | Compiled
+                | ShardZero2
+                | CompVae
+                | AttnSdpa
                 | CompCublas
                 | CompNccl
                 | CompCudaGraphs
