@@ -66,7 +66,8 @@ pub struct ModelSummary {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// The model.
-    pub model: ModelSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSummary>,
     /// KV cache format used.
     pub kv_cache_format: Precision,
     /// Tokens per request (the context `max_concurrency` refers to).
@@ -140,7 +141,16 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
     if !fields.is_empty() {
         return Err(ScenarioError::InvalidFields { fields });
     }
-    let (arch, entry) = resolve_model(scenario.model.as_ref())?;
+    let (arch, entry) = if scenario.workload.needs_model() {
+        resolve_model(scenario.model.as_ref())?
+    } else {
+        // Image, video and custom workloads have no language model: a one-parameter stand-in
+        // keeps the plan machinery uniform and contributes nothing.
+        (
+            ModelArch::dense(crate::model::Family::Llama, 1, 1, 1, 1, 1, 1, 1, true, 1),
+            None,
+        )
+    };
     let mut tps: Vec<u64> = vec![1, 2, 4, 8, u64::from(scenario.hardware.count)];
     if let Some(tp) = scenario.engine.as_ref().and_then(Engine::tensor_parallel) {
         tps.push(u64::from(tp));
@@ -179,9 +189,14 @@ impl Prepared {
             tensor_parallel: 1,
             gpu_arch: None,
             engine: scenario.engine.as_ref(),
+            workload: &scenario.workload,
             train: match &scenario.workload {
                 Workload::Train(t) => Some(t),
-                Workload::Inference(_) => None,
+                _ => None,
+            },
+            custom: match &scenario.workload {
+                Workload::Custom(c) => Some(c),
+                _ => None,
             },
             cuda_context_bytes: scenario
                 .hardware
@@ -231,12 +246,7 @@ pub fn user_plan(
     let (split, warning) = if count == 1 {
         (Split::Single, None)
     } else {
-        match multi_gpu_split(
-            arch,
-            scenario.engine.as_ref(),
-            matches!(scenario.workload, Workload::Train(_)),
-            count,
-        ) {
+        match multi_gpu_split(arch, scenario.engine.as_ref(), &scenario.workload, count) {
             Some(split) => (split, None),
             None => (
                 Split::Replicas,
@@ -296,19 +306,24 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
     let params = arch.param_count();
     let kv: Option<KvReport> = plan.as_ref().and_then(|p| p.kv);
     let headroom = scenario.headroom_percent;
-    let plan_limits = plan.as_ref().map(|p| limits(&base, p, headroom));
+    let llm = scenario.workload.needs_model();
+    let plan_limits = plan
+        .as_ref()
+        .filter(|_| llm)
+        .map(|p| limits(&base, p, headroom));
     let top = (base.context_tokens * 2).max(u64::from(arch.max_position).min(1 << 20));
     let curve = plan
         .as_ref()
+        .filter(|_| llm)
         .map(|p| context_curve(&base, p, headroom, top, CURVE_POINTS))
         .unwrap_or_default();
     Ok(Estimate {
-        model: ModelSummary {
+        model: scenario.workload.needs_model().then(|| ModelSummary {
             id: prepared.entry.map(|m| m.id),
             name: prepared.entry.map(|m| m.name),
             arch,
             params,
-        },
+        }),
         kv_cache_format: prepared.kv_format,
         context_tokens: base.context_tokens,
         total_bytes: components.iter().map(|c| c.bytes).sum(),
@@ -395,9 +410,11 @@ fn collect_warnings(
             .sum();
         warnings.push(Warning::OutsideAllocator { bytes: outside });
     }
-    warnings.push(Warning::ModelFiles {
-        bytes: base.footprint.get(1).0,
-    });
+    if base.workload.needs_model() {
+        warnings.push(Warning::ModelFiles {
+            bytes: base.footprint.get(1).0,
+        });
+    }
     if plan.is_some_and(|p| p.host_bytes > 0) {
         warnings.push(Warning::HostMemory {
             bytes: plan.map_or(0, |p| p.host_bytes),

@@ -28,6 +28,7 @@
 pub mod budget;
 pub mod bytes;
 pub mod catalog;
+pub mod custom;
 pub mod engine;
 pub mod estimate;
 pub mod format;

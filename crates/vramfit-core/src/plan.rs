@@ -11,6 +11,7 @@ use crate::budget::{BudgetInputs, Component};
 use crate::catalog::{Gpu, GpuArch};
 use crate::engine::{self, Engine, KvReport, StartFailure};
 use crate::model::ModelArch;
+use crate::scenario::Workload;
 use serde::Serialize;
 
 /// How the GPUs of a plan share the work.
@@ -91,11 +92,14 @@ impl Card {
 pub fn multi_gpu_split(
     arch: &ModelArch,
     engine: Option<&Engine>,
-    training: bool,
+    workload: &Workload,
     n: u32,
 ) -> Option<Split> {
-    if training {
-        return Some(Split::DataParallel);
+    match workload {
+        Workload::Train(_) => return Some(Split::DataParallel),
+        // Each card runs its own copy of the job.
+        Workload::Custom(_) => return Some(Split::Replicas),
+        Workload::Inference(_) => {}
     }
     match engine {
         Some(Engine::LlamaCpp(_) | Engine::Transformers(_)) => Some(Split::Layers),

@@ -54,6 +54,7 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
             }
         }
         Workload::Train(t) => out.push(("train", serde_json::to_string(t).unwrap_or_default())),
+        Workload::Custom(c) => out.push(("custom", serde_json::to_string(c).unwrap_or_default())),
     }
     if let Some(g) = &s.hardware.gpu {
         out.push(("gpu", g.clone()));
@@ -81,7 +82,7 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
         .collect();
-    ordered.sort_by_key(|(k, _)| *k != "train");
+    ordered.sort_by_key(|(k, _)| !matches!(*k, "train" | "custom"));
     for (k, v) in ordered {
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
@@ -116,9 +117,14 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                 };
                 (p, v.to_string())
             }
-            Field::Train(_) => {
+            Field::Train(_) | Field::Item(_) => {
                 let old = std::mem::replace(&mut s.workload, fallback.workload.clone());
-                ("train", serde_json::to_string(&old).unwrap_or_default())
+                let param = if matches!(old, Workload::Custom(_)) {
+                    "custom"
+                } else {
+                    "train"
+                };
+                (param, serde_json::to_string(&old).unwrap_or_default())
             }
             Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
             Field::GpuMemory | Field::Hardware => {
@@ -176,6 +182,13 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
         "train" => match serde_json::from_str::<crate::training::Train>(value) {
             Ok(t) => {
                 s.workload = Workload::Train(t);
+                true
+            }
+            Err(_) => false,
+        },
+        "custom" => match serde_json::from_str::<crate::custom::Custom>(value) {
+            Ok(c) => {
+                s.workload = Workload::Custom(c);
                 true
             }
             Err(_) => false,

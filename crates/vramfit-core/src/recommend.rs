@@ -66,9 +66,13 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
 fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
     for n in TP_SIZES {
-        let Some(split) = multi_gpu_split(base.arch, base.engine, base.train.is_some(), n) else {
+        let Some(split) = multi_gpu_split(base.arch, base.engine, base.workload, n) else {
             continue;
         };
+        if split == Split::Replicas {
+            // Copies of the whole job on more cards never lower the memory per card.
+            continue;
+        }
         plans.extend(
             GPUS.iter()
                 .map(|g| Plan::evaluate(base, Card::from_catalog(g), n, split, headroom_percent))

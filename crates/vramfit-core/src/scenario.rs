@@ -49,7 +49,9 @@ pub struct Scenario {
     /// Which model (LLM serving and training; absent for image/video and custom workloads).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelSource>,
-    /// Storage format of the weights (`bf16`, `fp8`, `gptq-int4-g128`, `gguf-q4_k_m`, …).
+    /// Storage format of the weights (`bf16`, `fp8`, `gptq-int4-g128`, `gguf-q4_k_m`, …; default
+    /// bf16; unused by image, video and custom workloads).
+    #[serde(default = "default_weights")]
     pub weights: WeightFormat,
     /// Modules the checkpoint leaves unquantised (its `llm_int8_skip_modules` /
     /// `modules_to_not_convert`, e.g. `model.layers.0.mlp`), stored in 16 bit.
@@ -69,6 +71,10 @@ pub struct Scenario {
     /// Serving engine and its settings; absent: an engine-neutral estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
+}
+
+fn default_weights() -> WeightFormat {
+    WeightFormat::Bf16
 }
 
 fn default_version() -> u32 {
@@ -97,6 +103,8 @@ pub enum Workload {
     Inference(Inference),
     /// Training or fine-tuning.
     Train(Train),
+    /// Anything else, described item by item.
+    Custom(crate::custom::Custom),
 }
 
 impl Workload {
@@ -106,14 +114,20 @@ impl Workload {
         match self {
             Workload::Inference(i) => (i.context_tokens, i.sequences),
             Workload::Train(t) => (t.sequence_length, t.micro_batch),
+            Workload::Custom(_) => (0, 1),
         }
+    }
+
+    /// Whether the workload runs a language model from `model`.
+    pub fn needs_model(&self) -> bool {
+        matches!(self, Workload::Inference(_) | Workload::Train(_))
     }
 
     /// The serving parameters, when serving.
     pub fn inference(&self) -> Option<&Inference> {
         match self {
             Workload::Inference(i) => Some(i),
-            Workload::Train(_) => None,
+            _ => None,
         }
     }
 }
@@ -182,6 +196,8 @@ pub enum Field {
     Engine(&'static str),
     /// A training setting, by its scenario name.
     Train(&'static str),
+    /// An item of a custom workload, by position.
+    Item(usize),
 }
 
 /// Why a field was rejected, with the accepted range.
@@ -269,6 +285,11 @@ impl Scenario {
                     16.0,
                     f64::from(MAX_CONTEXT_TOKENS),
                 );
+            }
+            Workload::Custom(c) => {
+                if let Some(i) = crate::custom::invalid_item(c) {
+                    check(Field::Item(i), f64::NAN, 0.0, 0.0);
+                }
             }
             Workload::Train(t) => {
                 for (name, v, min, max) in [

@@ -1,6 +1,7 @@
 //! The input fields, kept as the text the user typed (so nothing typed is ever lost), and their
 //! conversion to a core `Scenario` with a problem per field.
 
+use crate::custom_form::CustomForm;
 use crate::engine_form::EngineForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
@@ -34,6 +35,8 @@ pub enum Input {
     Engine(&'static str),
     /// A training setting, by scenario name.
     Train(&'static str),
+    /// A custom item, by position.
+    Item(usize),
 }
 
 /// What is wrong with a field.
@@ -87,6 +90,8 @@ pub struct Form {
     pub workload: RwSignal<String>,
     /// The training knobs.
     pub train: TrainForm,
+    /// The custom items.
+    pub custom: CustomForm,
 }
 
 impl Form {
@@ -100,6 +105,11 @@ impl Form {
         let (workload, train) = match &s.workload {
             Workload::Train(t) => ("train", t.clone()),
             Workload::Inference(_) => ("serve", Train::default()),
+            Workload::Custom(_) => ("custom", Train::default()),
+        };
+        let custom = match &s.workload {
+            Workload::Custom(c) => Some(c),
+            _ => None,
         };
         let (model, config) = match &s.model {
             None => ("llama-3.1-8b-instruct".to_string(), String::new()),
@@ -134,6 +144,7 @@ impl Form {
             engine: EngineForm::new(s.engine.as_ref()),
             workload: RwSignal::new(workload.into()),
             train: TrainForm::new(&train),
+            custom: CustomForm::new(custom),
         }
     }
 
@@ -147,7 +158,8 @@ impl Form {
                 0
             }
         };
-        let serving = self.workload.get() != "train";
+        let kind = self.workload.get();
+        let serving = kind == "serve";
         let (context_tokens, sequences, prefill_chunk_tokens) = if serving {
             (
                 whole(Input::Context, self.context.get()),
@@ -197,14 +209,14 @@ impl Form {
         } else {
             None
         };
-        let workload = if serving {
-            Workload::Inference(Inference {
+        let workload = match kind.as_str() {
+            "train" => Workload::Train(self.train.train(&mut problems)),
+            "custom" => Workload::Custom(self.custom.custom(&mut problems)),
+            _ => Workload::Inference(Inference {
                 context_tokens,
                 sequences,
                 prefill_chunk_tokens,
-            })
-        } else {
-            Workload::Train(self.train.train(&mut problems))
+            }),
         };
         let unquantized_modules = match &model {
             ModelSource::HfConfig(v) => vramfit_core::import::hf_config::quantization(v)
@@ -253,6 +265,7 @@ fn input_of(field: Field) -> Option<Input> {
         Field::Headroom => Some(Input::Headroom),
         Field::Engine(name) => Some(Input::Engine(name)),
         Field::Train(name) => Some(Input::Train(name)),
+        Field::Item(i) => Some(Input::Item(i)),
         Field::Version => None,
     }
 }

@@ -1,6 +1,7 @@
 //! The input half of the page: model (catalog search or pasted config.json), formats, workload,
 //! engine, cards and headroom. Each field shows its own problem; typed text is never replaced.
 
+use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
 use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::format::params;
@@ -39,7 +40,7 @@ pub fn Inputs(
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
             <div class="workload-switch" role="radiogroup" aria-label=t(l, Key::WorkloadLabel) data-testid="workload">
-                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain)].into_iter().map(|(v, k)| view! {
+                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain), ("custom", Key::WorkloadCustom)].into_iter().map(|(v, k)| view! {
                     <label class="pill">
                         <input type="radio" name="workload" value=v data-testid=format!("workload-{v}")
                             prop:checked=move || form.workload.get() == v
@@ -48,7 +49,7 @@ pub fn Inputs(
                     </label>
                 }).collect_view()}
             </div>
-            <fieldset>
+            <fieldset prop:hidden=move || form.workload.get() == "custom">
                 <legend>{t(l, Key::ModelLegend)}</legend>
                 <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
                 <input id="model-filter" type="search" placeholder=t(l, Key::SearchPlaceholder)
@@ -87,13 +88,13 @@ pub fn Inputs(
                         on:input=move |ev| form.config.set(event_target_value(&ev))></textarea>
                     <p class="err" role="alert" data-testid="err-config">{move || error(Input::Config).get()}</p>
                     {move || (using_config() && error(Input::Config).get().is_none()).then(|| {
-                        estimate.get().map(|e| view! {
+                        estimate.get().and_then(|e| e.model).map(|m| view! {
                             <p class="ok" data-testid="config-summary">
                                 {f(l, Key::ConfigRead, &[
-                                    ("layers", &l.count(PluralKey::Layers, u64::from(e.model.arch.layers))),
-                                    ("params", &params(l, e.model.params)),
-                                    ("kv", &e.model.arch.kv_heads.to_string()),
-                                    ("hd", &e.model.arch.head_dim.to_string()),
+                                    ("layers", &l.count(PluralKey::Layers, u64::from(m.arch.layers))),
+                                    ("params", &params(l, m.params)),
+                                    ("kv", &m.arch.kv_heads.to_string()),
+                                    ("hd", &m.arch.head_dim.to_string()),
                                 ])}
                             </p>
                         })
@@ -143,6 +144,9 @@ pub fn Inputs(
             </Show>
             <Show when=move || form.workload.get() == "train">
                 <TrainInputs form=form.train problems=problems l=l />
+            </Show>
+            <Show when=move || form.workload.get() == "custom">
+                <CustomInputs form=form.custom problems=problems l=l />
             </Show>
             <fieldset>
                 <legend>{t(l, Key::GpusLegend)}</legend>

@@ -13,6 +13,8 @@
 
 pub mod app;
 pub mod chart;
+pub mod custom_form;
+pub mod custom_inputs;
 pub mod engine_form;
 pub mod engine_inputs;
 pub mod form;

@@ -18,19 +18,20 @@ pub fn Answer(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let name = e.model.name.unwrap_or(t(l, Key::PastedConfig));
-    let summary = f(
-        l,
-        Key::ModelSummary,
-        &[
-            ("name", name),
-            ("params", &params(l, e.model.params)),
-            ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
-            ("fmt", e.kv_cache_format.id()),
-        ],
-    );
+    let summary = e.model.as_ref().map(|m| {
+        f(
+            l,
+            Key::ModelSummary,
+            &[
+                ("name", m.name.unwrap_or(t(l, Key::PastedConfig))),
+                ("params", &params(l, m.params)),
+                ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
+                ("fmt", e.kv_cache_format.id()),
+            ],
+        )
+    });
     view! {
-        <p class="model-summary" data-testid="model-summary">{summary}</p>
+        {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
         {match e.plan.clone() {
             Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
             None => view! {

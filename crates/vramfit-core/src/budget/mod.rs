@@ -150,8 +150,12 @@ pub struct BudgetInputs<'a> {
     pub gpu_arch: Option<GpuArch>,
     /// Serving engine, if one is chosen.
     pub engine: Option<&'a Engine>,
+    /// The workload.
+    pub workload: &'a crate::scenario::Workload,
     /// The training workload, when training.
     pub train: Option<&'a crate::training::Train>,
+    /// The custom workload, when custom.
+    pub custom: Option<&'a crate::custom::Custom>,
     /// CUDA context and kernel images per GPU (measured override or the default).
     pub cuda_context_bytes: u64,
 }

@@ -212,6 +212,16 @@ pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
     if let Some(t) = inp.train {
         return crate::training::per_gpu(t, inp, card);
     }
+    if let Some(c) = inp.custom {
+        return EngineBudget {
+            components: crate::custom::per_gpu(c, inp.cuda_context_bytes),
+            report: None,
+            host_bytes: 0,
+            failure: None,
+            preallocates: false,
+            phase: None,
+        };
+    }
     match inp.engine {
         Some(Engine::Vllm(v)) => vllm::per_gpu(v, inp, card),
         Some(Engine::Sglang(s)) => sglang::per_gpu(s, inp, card),

@@ -1,0 +1,722 @@
+//! Image and video generation: the per-GPU memory of a diffusion pipeline (text encoders →
+//! denoiser → VAE decode), phase by phase, from the mechanisms traced in diffusers 0.30–0.32,
+//! transformers 4.47 and the official Wan2.1 code (notes: `shared/engines/diffusion-memory.md`).
+//!
+//! **Peak = max over phases** (text encoding, denoising, decoding) of the weights resident in the
+//! phase + that phase's working set + CUDA context, cuBLAS workspace and the allocator's pooled
+//! segments (`crate::budget::runtime`, `crate::budget::reserve`).
+//!
+//! - **Weights** = params × bytes of the part's format ([`PartFormat`]); quantised formats leave
+//!   token embeddings 16-bit; T5 `wo` stays fp32 when T5 loads as fp16 (transformers
+//!   `T5PreTrainedModel._keep_in_fp32_modules`, applied only for `torch_dtype == float16`).
+//! - **Residency** ([`Offload`]): `None` keeps every part on the GPU in every phase. `Model`
+//!   (`enable_model_cpu_offload`, accelerate `CpuOffload.pre_forward` offloads only the previous
+//!   model of `model_cpu_offload_seq`): the active part only, except that pipelines encoding the
+//!   negative prompt with several encoders re-enter the first one while the last is still on the
+//!   GPU, so the two largest encoders meet (SD3: T5 + CLIP-G); decode holds the VAE only
+//!   (`@apply_forward_hook` on `decode`). `Sequential` (`enable_sequential_cpu_offload`): one leaf
+//!   module of the active part (a quarter of one block). The official Wan code differs:
+//!   `--offload_model` keeps the DiT on the GPU while T5 encodes (`WanT2V.__init__` moves it
+//!   there) and moves it to the CPU before decoding (`self.model.cpu(); empty_cache()`).
+//! - **Text encoding**: per prompt (negative prompt too under CFG, not per image:
+//!   `prompt_embeds.repeat(1, num_images_per_prompt, 1)`): tokens × hidden × 16 live copies.
+//! - **Denoising**: latent tokens = (W/f/p)·(H/f/p)·latent frames, latent frames =
+//!   (frames − 1)/t + 1; batch × 2 under batched CFG (`torch.cat([latents] * 2)`; Wan runs cond and
+//!   uncond one after the other; FLUX.1 and HunyuanVideo are guidance-distilled). Transformers free
+//!   activations per block, so one block's working set is live: batch × (image + joint text
+//!   tokens) × hidden × live copies (16 for diffusers DiT blocks, the FLUX single block at RoPE
+//!   time; 42 bytes/hidden + 1 KiB for Wan's fp32/complex128 block). UNets: the largest level of
+//!   tokens × channels × 16, plus the skip connections the up path keeps. Naive attention
+//!   (`AttnProcessor`: `baddbmm` scores + softmax) adds batch × heads × tokens² × 2 × b; SDPA
+//!   keeps no score matrix.
+//! - **Decoding** ([`pipelines::VaeDecode`]): image VAEs 4.75 U (16-bit) / 3.75 U (fp32) per image,
+//!   U = 256·H·W·b (the conv workspace rule of the notes §1.3, InvokeAI VAE benchmark), one image
+//!   with slicing (`z.split(1)`), one `sample_size` tile with tiling plus the decoded tiles
+//!   (overlap 0.25); SDXL's `upcast_vae()` decodes the up-blocks in fp32. Video VAEs: live maps
+//!   per frame of one decoder call × frames per call + the causal-conv caches kept between calls
+//!   (Wan: 1 latent frame per call; CogVideoX 0.30: 2; HunyuanVideo: framewise 17 frames; LTX: one
+//!   pass) + the decoded video and its final `torch.cat`. diffusers 0.32's CogVideoX decode uses
+//!   about 23 % more than the 0.30 behaviour modelled here (conv caches passed functionally).
+
+use crate::budget::{components, reserve, runtime, Component, ComponentId};
+use crate::plan::Card;
+use serde::{Deserialize, Serialize};
+
+pub mod pipelines;
+
+use pipelines::{Part, Pipeline, Role, Runtime};
+
+/// Storage format of one pipeline part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartFormat {
+    /// 32-bit float.
+    Fp32,
+    /// bfloat16.
+    Bf16,
+    /// float16.
+    Fp16,
+    /// 8-bit float weights (torchao / layerwise casting), 16-bit compute.
+    Fp8,
+    /// bitsandbytes NF4, block 64, fp32 absmax (no double quantisation).
+    Nf4,
+    /// GGUF Q8_0: 34-byte blocks of 32 weights.
+    GgufQ8_0,
+    /// GGUF Q6_K: 210-byte blocks of 256.
+    GgufQ6K,
+    /// GGUF Q5_K (the Q5_K_M files' dominant type): 176-byte blocks of 256.
+    GgufQ5KM,
+    /// GGUF Q4_K: 144-byte blocks of 256.
+    GgufQ4KM,
+}
+
+impl PartFormat {
+    /// Storage as (bytes, per weights): the ggml block sizes for GGUF.
+    fn ratio(self) -> (u64, u64) {
+        match self {
+            PartFormat::Fp32 => (4, 1),
+            PartFormat::Bf16 | PartFormat::Fp16 => (2, 1),
+            PartFormat::Fp8 => (1, 1),
+            PartFormat::Nf4 => (9, 16),
+            PartFormat::GgufQ8_0 => (34, 32),
+            PartFormat::GgufQ6K => (210, 256),
+            PartFormat::GgufQ5KM => (176, 256),
+            PartFormat::GgufQ4KM => (144, 256),
+        }
+    }
+
+    /// Bits per weight × 100, truncated (Q6_K 656 for 6.5625).
+    pub fn bits_x100(self) -> u64 {
+        let (b, n) = self.ratio();
+        b * 800 / n
+    }
+
+    /// Stable id, as in scenario JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            PartFormat::Fp32 => "fp32",
+            PartFormat::Bf16 => "bf16",
+            PartFormat::Fp16 => "fp16",
+            PartFormat::Fp8 => "fp8",
+            PartFormat::Nf4 => "nf4",
+            PartFormat::GgufQ8_0 => "gguf-q8-0",
+            PartFormat::GgufQ6K => "gguf-q6-k",
+            PartFormat::GgufQ5KM => "gguf-q5-k-m",
+            PartFormat::GgufQ4KM => "gguf-q4-k-m",
+        }
+    }
+
+    fn quantized(self) -> bool {
+        !matches!(self, PartFormat::Fp32 | PartFormat::Bf16 | PartFormat::Fp16)
+    }
+
+    /// Bytes of `params` weights.
+    fn bytes(self, params: u64) -> u64 {
+        let (b, n) = self.ratio();
+        params.saturating_mul(b).div_ceil(n)
+    }
+
+    /// Bytes per activation element: fp32 compute for fp32 weights, 16-bit otherwise.
+    fn act(self) -> u64 {
+        if self == PartFormat::Fp32 {
+            4
+        } else {
+            2
+        }
+    }
+}
+
+/// Attention kernel of the denoiser.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attention {
+    /// `F.scaled_dot_product_attention` / flash attention: no score matrix.
+    #[default]
+    Sdpa,
+    /// `AttnProcessor` (baddbmm + softmax): batch × heads × tokens² scores.
+    Naive,
+}
+
+/// CPU offload mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Offload {
+    /// Everything on the GPU.
+    #[default]
+    None,
+    /// `enable_model_cpu_offload` (Wan official: `--offload_model True`).
+    Model,
+    /// `enable_sequential_cpu_offload`.
+    Sequential,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The workload (scenario JSON: `{"generate_image": {...}}` or `{"generate_video": {...}}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generation {
+    /// Catalog id, e.g. `flux1-dev`.
+    pub pipeline: String,
+    /// Output width, pixels.
+    pub width: u32,
+    /// Output height, pixels.
+    pub height: u32,
+    /// Frames (1 for images).
+    #[serde(default = "one")]
+    pub frames: u32,
+    /// Images or videos per prompt.
+    #[serde(default = "one")]
+    pub batch: u32,
+    /// Classifier-free guidance on (doubles the denoiser batch where the pipeline batches CFG).
+    #[serde(default = "yes")]
+    pub guidance: bool,
+    /// Attention kernel.
+    #[serde(default)]
+    pub attention: Attention,
+    /// CPU offload mode.
+    #[serde(default)]
+    pub offload: Offload,
+    /// `vae.enable_tiling()`.
+    #[serde(default)]
+    pub vae_tiling: bool,
+    /// `vae.enable_slicing()`: one image or video decoded at a time.
+    #[serde(default)]
+    pub vae_slicing: bool,
+    /// Part ids not loaded on the GPU (e.g. `["t5_xxl"]` for SD3.5 without T5, `["umt5_xxl"]` for
+    /// Wan's `--t5_cpu`).
+    #[serde(default)]
+    pub drop_text_encoders: Vec<String>,
+    /// Denoiser storage (default: the pipeline's).
+    #[serde(default)]
+    pub denoiser_format: Option<PartFormat>,
+    /// Text encoder storage (default: the pipeline's).
+    #[serde(default)]
+    pub text_encoder_format: Option<PartFormat>,
+}
+
+/// A phase of generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Prompt encoding.
+    TextEncoding,
+    /// The denoising loop.
+    Denoising,
+    /// VAE decode.
+    Decoding,
+}
+
+/// The per-GPU budget of a generation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiffusionBudget {
+    /// Components of the peak phase, per GPU.
+    pub components: Vec<Component>,
+    /// The phase with the largest total.
+    pub peak_phase: Phase,
+    /// Total bytes of each phase.
+    pub phases: Vec<(Phase, u64)>,
+    /// Host RAM that offloading needs for the parts off the GPU.
+    pub host_bytes: u64,
+}
+
+/// Why a generation cannot be estimated.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum DiffusionError {
+    /// No pipeline with this id.
+    UnknownPipeline {
+        /// The id given.
+        id: String,
+    },
+    /// A video pipeline needs a frame count of the form k × temporal factor + 1.
+    VideoPipelineNeedsFrames,
+    /// An image pipeline takes `frames = 1`.
+    ImagePipelineTakesOneFrame,
+    /// Width and height must be multiples of this.
+    SizeNotMultiple {
+        /// VAE factor × patch.
+        multiple: u32,
+    },
+    /// A field outside its range.
+    OutOfRange {
+        /// The field.
+        field: &'static str,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// `drop_text_encoders` names no text encoder of the pipeline.
+    UnknownPart {
+        /// The id given.
+        id: String,
+    },
+}
+
+fn range(field: &'static str, v: u32, min: u32, max: u32) -> Result<(), DiffusionError> {
+    if (min..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(DiffusionError::OutOfRange { field, min, max })
+    }
+}
+
+/// Validates `g` against its pipeline (sizes multiple of the VAE factor × patch, 64…8192 px,
+/// frames 1…1025 and of the form k × temporal factor + 1 for video VAEs, batch 1…64).
+pub fn validate(g: &Generation) -> Result<&'static Pipeline, DiffusionError> {
+    let p = pipelines::find(&g.pipeline).ok_or_else(|| DiffusionError::UnknownPipeline {
+        id: g.pipeline.clone(),
+    })?;
+    range("width", g.width, 64, 8192)?;
+    range("height", g.height, 64, 8192)?;
+    let multiple = p.vae_factor * p.patch;
+    if !g.width.is_multiple_of(multiple) || !g.height.is_multiple_of(multiple) {
+        return Err(DiffusionError::SizeNotMultiple { multiple });
+    }
+    range("batch", g.batch, 1, 64)?;
+    if p.video {
+        range("frames", g.frames, 1, 1025)?;
+        if !(g.frames - 1).is_multiple_of(p.temporal_factor) {
+            return Err(DiffusionError::VideoPipelineNeedsFrames);
+        }
+    } else if g.frames != 1 {
+        return Err(DiffusionError::ImagePipelineTakesOneFrame);
+    }
+    for id in &g.drop_text_encoders {
+        if !p
+            .parts
+            .iter()
+            .any(|part| part.role == Role::TextEncoder && part.id == id)
+        {
+            return Err(DiffusionError::UnknownPart { id: id.clone() });
+        }
+    }
+    Ok(p)
+}
+
+/// One part as this generation loads it.
+struct Loaded {
+    part: &'static Part,
+    format: PartFormat,
+    bytes: u64,
+}
+
+fn load(g: &Generation, part: &'static Part) -> Loaded {
+    let format = match part.role {
+        Role::Denoiser => g.denoiser_format.unwrap_or(part.default_format),
+        Role::TextEncoder => g.text_encoder_format.unwrap_or(part.default_format),
+        // The pipeline's `torch_dtype` reaches the VAE; quantisation does not (Wan's VAE is fp32).
+        Role::Vae => match g.denoiser_format {
+            Some(f @ (PartFormat::Fp32 | PartFormat::Bf16 | PartFormat::Fp16))
+                if part.default_format != PartFormat::Fp32 =>
+            {
+                f
+            }
+            _ => part.default_format,
+        },
+    };
+    let dense = part
+        .params
+        .saturating_sub(if format.quantized() { part.keep16 } else { 0 });
+    let mut bytes = format.bytes(dense) + PartFormat::Bf16.bytes(part.params - dense);
+    if format == PartFormat::Fp16 {
+        bytes += PartFormat::Fp16.bytes(part.fp32_keep.min(part.params));
+    }
+    let buffer_format = if format == PartFormat::Fp32 {
+        format
+    } else {
+        PartFormat::Bf16
+    };
+    bytes += buffer_format.bytes(part.buffers);
+    Loaded {
+        part,
+        format,
+        bytes,
+    }
+}
+
+/// Bytes of `loaded` resident while it is the active part under `offload`.
+fn resident(l: &Loaded, offload: Offload) -> u64 {
+    match offload {
+        Offload::Sequential => l.bytes / (4 * u64::from(l.part.blocks.max(1))),
+        _ => l.bytes,
+    }
+}
+
+/// The geometry every phase shares.
+struct Shape {
+    latent_h: u64,
+    latent_w: u64,
+    latent_frames: u64,
+    batch: u64,
+    cfg_batch: u64,
+}
+
+fn shape(p: &Pipeline, g: &Generation) -> Shape {
+    let cfg = p.cfg && g.guidance;
+    Shape {
+        latent_h: u64::from(g.height / p.vae_factor),
+        latent_w: u64::from(g.width / p.vae_factor),
+        latent_frames: u64::from((g.frames.max(1) - 1) / p.temporal_factor.max(1) + 1),
+        batch: u64::from(g.batch),
+        cfg_batch: u64::from(g.batch) * if cfg && p.cfg_batched { 2 } else { 1 },
+    }
+}
+
+/// Text-encoding working set of one encoder: prompts × tokens × hidden × 16 copies.
+fn text_activations(p: &Pipeline, g: &Generation, l: &Loaded) -> u64 {
+    let prompts = if p.cfg && g.guidance { 2 } else { 1 };
+    prompts * u64::from(l.part.tokens) * u64::from(l.part.hidden) * 16 * l.format.act()
+}
+
+/// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
+/// latents and text embeddings.
+fn denoise_activations(p: &Pipeline, g: &Generation, s: &Shape, format: PartFormat) -> u64 {
+    let b = if p.runtime == Runtime::WanOfficial {
+        2
+    } else {
+        format.act()
+    };
+    let grid = (s.latent_h / u64::from(p.patch)) * (s.latent_w / u64::from(p.patch));
+    let image_tokens = grid * s.latent_frames;
+    let text = u64::from(p.text_tokens);
+    let heads = u64::from(p.denoiser_heads);
+    let naive = g.attention == Attention::Naive;
+    let work = if p.unet.is_empty() {
+        let tokens = image_tokens + if p.joint_text { text } else { 0 };
+        let block = tokens * u64::from(p.denoiser_hidden) * u64::from(p.block_x10) * b / 10
+            + tokens * u64::from(p.block_extra);
+        let scores = if naive {
+            heads * tokens * tokens * 2 * b
+        } else {
+            0
+        };
+        s.cfg_batch * (block + scores)
+    } else {
+        let mut skips = 0;
+        let mut peak = 0;
+        for level in p.unet {
+            let tokens = grid / u64::from(level.downscale * level.downscale).max(1);
+            let maps = tokens * u64::from(level.channels) * b;
+            skips += 3 * maps;
+            let scores = if naive && level.heads > 0 {
+                u64::from(level.heads) * tokens * tokens * 2 * b
+            } else {
+                0
+            };
+            peak = peak.max(16 * maps + scores);
+        }
+        s.cfg_batch * (peak + skips)
+    };
+    let latents =
+        4 * s.batch * u64::from(p.latent_channels) * s.latent_frames * s.latent_h * s.latent_w * 4;
+    let embeds = s.cfg_batch * text * 4096 * 2;
+    work + latents + embeds
+}
+
+/// VAE decode working set (see the module doc).
+fn decode_activations(p: &Pipeline, g: &Generation, s: &Shape, vae_format: PartFormat) -> u64 {
+    let v = &p.vae;
+    let fp32 = vae_format == PartFormat::Fp32 || v.upcast;
+    let (b, live) = if fp32 {
+        (4, v.live_x100_32)
+    } else {
+        (2, v.live_x100_16)
+    };
+    let (h, w) = (u64::from(g.height), u64::from(g.width));
+    let tiled = g.vae_tiling && (g.height > v.tile.0 || g.width > v.tile.1);
+    let (th, tw) = if tiled {
+        (u64::from(v.tile.0), u64::from(v.tile.1))
+    } else {
+        (h, w)
+    };
+    let down = u64::from(v.stage_downscale.max(1));
+    let map = u64::from(v.stage_channels) * (th / down) * (tw / down) * b;
+    let frames = u64::from(g.frames.max(1));
+    let chunk = if v.chunk_frames == 0 {
+        frames
+    } else {
+        frames.min(u64::from(v.chunk_frames))
+    };
+    let streams = if g.vae_slicing { 1 } else { s.batch };
+    let per_stream = map * chunk * u64::from(live) / 100 + map * u64::from(v.cache_x100) / 100;
+    // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
+    let out_one = 3 * frames * h * w * b;
+    let output = s.batch
+        * if tiled {
+            out_one * 16 / 9 + out_one
+        } else {
+            2 * out_one
+        };
+    streams * per_stream + output
+}
+
+/// Per-GPU budget of the peak phase on `card`.
+pub fn per_gpu(g: &Generation, card: &Card) -> Result<DiffusionBudget, DiffusionError> {
+    let p = validate(g)?;
+    let s = shape(p, g);
+    let loaded: Vec<Loaded> = p
+        .parts
+        .iter()
+        .filter(|part| !g.drop_text_encoders.iter().any(|d| d == part.id))
+        .map(|part| load(g, part))
+        .collect();
+    let of = |role: Role| loaded.iter().filter(move |l| l.part.role == role);
+    let sum = |role: Role| of(role).map(|l| l.bytes).sum::<u64>();
+    let (te_all, dn_all, vae_all) = (sum(Role::TextEncoder), sum(Role::Denoiser), sum(Role::Vae));
+    let wan = p.runtime == Runtime::WanOfficial;
+    let dn_one = of(Role::Denoiser)
+        .map(|l| resident(l, g.offload))
+        .max()
+        .unwrap_or(0);
+    let vae_one = of(Role::Vae)
+        .map(|l| resident(l, g.offload))
+        .max()
+        .unwrap_or(0);
+    let dn_format = of(Role::Denoiser)
+        .map(|l| l.format)
+        .next()
+        .unwrap_or(PartFormat::Bf16);
+    let vae_format = of(Role::Vae)
+        .map(|l| l.format)
+        .next()
+        .unwrap_or(PartFormat::Bf16);
+    let quant_transient = if dn_format.quantized() {
+        5 * u64::from(p.denoiser_hidden) * u64::from(p.denoiser_hidden) * 2
+    } else {
+        0
+    };
+
+    // Text encoding: resident weights by offload mode, plus the largest encoder's working set.
+    let mut te_sizes: Vec<u64> = of(Role::TextEncoder)
+        .map(|l| resident(l, g.offload))
+        .collect();
+    te_sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let two_meet = p.cfg && g.guidance && te_sizes.len() >= 2;
+    let te_resident = match g.offload {
+        Offload::None => te_all,
+        Offload::Model if two_meet => te_sizes.iter().take(2).sum(),
+        _ => te_sizes.first().copied().unwrap_or(0),
+    };
+    let te_act = of(Role::TextEncoder)
+        .map(|l| text_activations(p, g, l))
+        .max()
+        .unwrap_or(0);
+    let text = match (g.offload, wan) {
+        (Offload::None, _) => [te_resident, dn_all, vae_all, te_act],
+        // Wan2.1: the DiT is already on the GPU while T5 encodes (one expert for Wan2.2 A14B,
+        // whose experts start on the CPU, is not modelled: it keeps one).
+        (Offload::Model, true) => [te_resident, dn_one, 0, te_act],
+        _ => [te_resident, 0, 0, te_act],
+    };
+    let dn_act = denoise_activations(p, g, &s, dn_format) + quant_transient;
+    let denoise = match g.offload {
+        Offload::None => [te_all, dn_all, vae_all, dn_act],
+        _ => [0, dn_one, 0, dn_act],
+    };
+    let upcast_vae = if p.vae.upcast && vae_format != PartFormat::Fp32 {
+        vae_all
+    } else {
+        0
+    };
+    let dec_act = decode_activations(p, g, &s, vae_format);
+    let decode = match g.offload {
+        Offload::None => [te_all, dn_all, vae_all + upcast_vae, dec_act],
+        _ => [0, 0, vae_one + upcast_vae, dec_act],
+    };
+
+    let fixed =
+        runtime::CUDA_CONTEXT_BYTES + runtime::cublas_workspace(card.arch) + reserve::segments();
+    let phases = [
+        (Phase::TextEncoding, text),
+        (Phase::Denoising, denoise),
+        (Phase::Decoding, decode),
+    ];
+    let total = |w: &[u64; 4]| w.iter().sum::<u64>() + fixed;
+    let mut peak = (Phase::TextEncoding, text);
+    for &(phase, w) in &phases {
+        if total(&w) > total(&peak.1) {
+            peak = (phase, w);
+        }
+    }
+    let [te, dn, va, act] = peak.1;
+    let (activations, vae_decode) = if peak.0 == Phase::Decoding {
+        (0, act)
+    } else {
+        (act, 0)
+    };
+    let host_bytes = match g.offload {
+        Offload::None => 0,
+        _ => te_all + dn_all + vae_all,
+    };
+    Ok(DiffusionBudget {
+        components: components(&[
+            (ComponentId::TextEncoders, te),
+            (ComponentId::Denoiser, dn),
+            (ComponentId::Vae, va),
+            (ComponentId::Activations, activations),
+            (ComponentId::VaeDecode, vae_decode),
+            (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),
+            (
+                ComponentId::CublasWorkspace,
+                runtime::cublas_workspace(card.arch),
+            ),
+            (ComponentId::AllocatorReserve, reserve::segments()),
+        ]),
+        peak_phase: peak.0,
+        phases: phases.iter().map(|(ph, w)| (*ph, total(w))).collect(),
+        host_bytes,
+    })
+}
+
+/// Per-GPU peak memory at each point of a sweep of width = height (images, 256 px to 4096 px) or
+/// frames (videos, one latent frame to 257 frames), for a chart: (value, bytes). Points whose
+/// generation does not validate are left out.
+pub fn sweep(g: &Generation, card: &Card, points: usize) -> Vec<(u32, u64)> {
+    let Ok(p) = validate(g) else {
+        return Vec::new();
+    };
+    let n = points.clamp(2, 256) as u64;
+    let (lo, hi, step) = if p.video {
+        (1 + p.temporal_factor, 257, p.temporal_factor)
+    } else {
+        let m = p.vae_factor * p.patch;
+        (256u32.div_ceil(m) * m, 4096, m)
+    };
+    let mut out: Vec<(u32, u64)> = Vec::new();
+    for i in 0..n {
+        let raw = u64::from(lo) + (u64::from(hi - lo) * i) / (n - 1);
+        let k = (raw - u64::from(lo)) / u64::from(step);
+        let value = lo + (k as u32) * step;
+        if out.last().is_some_and(|(v, _)| *v == value) {
+            continue;
+        }
+        let mut q = g.clone();
+        if p.video {
+            q.frames = value;
+        } else {
+            q.width = value;
+            q.height = value;
+        }
+        if let Ok(b) = per_gpu(&q, card) {
+            out.push((value, b.phases.iter().map(|(_, v)| *v).max().unwrap_or(0)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytes::GIB;
+
+    fn gen(pipeline: &str, w: u32, h: u32, frames: u32) -> Generation {
+        Generation {
+            pipeline: pipeline.into(),
+            width: w,
+            height: h,
+            frames,
+            batch: 1,
+            guidance: true,
+            attention: Attention::Sdpa,
+            offload: Offload::None,
+            vae_tiling: false,
+            vae_slicing: false,
+            drop_text_encoders: Vec::new(),
+            denoiser_format: None,
+            text_encoder_format: None,
+        }
+    }
+
+    const CARD: Card = Card {
+        gpu: None,
+        capacity_bytes: 80 * GIB,
+        arch: None,
+        pcie_only: false,
+    };
+
+    #[test]
+    fn formats() {
+        assert_eq!(PartFormat::GgufQ8_0.bits_x100(), 850);
+        assert_eq!(PartFormat::GgufQ6K.bits_x100(), 656);
+        assert_eq!(PartFormat::GgufQ4KM.bits_x100(), 450);
+        assert_eq!(PartFormat::Nf4.bits_x100(), 450);
+        assert_eq!(PartFormat::Bf16.bytes(10), 20);
+    }
+
+    #[test]
+    fn validation() {
+        assert!(matches!(
+            validate(&gen("nope", 512, 512, 1)),
+            Err(DiffusionError::UnknownPipeline { .. })
+        ));
+        assert_eq!(
+            validate(&gen("flux1-dev", 1000, 1024, 1)),
+            Err(DiffusionError::SizeNotMultiple { multiple: 16 })
+        );
+        assert_eq!(
+            validate(&gen("flux1-dev", 1024, 1024, 5)),
+            Err(DiffusionError::ImagePipelineTakesOneFrame)
+        );
+        assert_eq!(
+            validate(&gen("wan21-t2v-1.3b", 832, 480, 80)),
+            Err(DiffusionError::VideoPipelineNeedsFrames)
+        );
+        assert!(validate(&gen("ltx-video", 768, 512, 161)).is_ok());
+        let mut g = gen("sd35-medium", 1024, 1024, 1);
+        g.drop_text_encoders = vec!["t5_xxl".into()];
+        assert!(validate(&g).is_ok());
+        g.drop_text_encoders = vec!["vae".into()];
+        assert!(matches!(
+            validate(&g),
+            Err(DiffusionError::UnknownPart { .. })
+        ));
+        let mut g = gen("sdxl", 1024, 1024, 1);
+        g.batch = 0;
+        assert!(matches!(
+            validate(&g),
+            Err(DiffusionError::OutOfRange { field: "batch", .. })
+        ));
+    }
+
+    #[test]
+    fn every_pipeline_estimates_and_offload_helps() {
+        for p in pipelines::PIPELINES {
+            let mut g = if p.video {
+                gen(p.id, 832, 480, 1 + 4 * p.temporal_factor)
+            } else {
+                gen(p.id, 1024, 1024, 1)
+            };
+            if p.id == "ltx-video" {
+                g.width = 768;
+                g.height = 512;
+            }
+            let peak = |g: &Generation| {
+                per_gpu(g, &CARD).map_or(0, |b| b.phases.iter().map(|x| x.1).max().unwrap_or(0))
+            };
+            let none = peak(&g);
+            g.offload = Offload::Sequential;
+            g.vae_tiling = true;
+            let seq = peak(&g);
+            assert!(seq > 0 && seq < none, "{}", p.id);
+            assert!(!sweep(&g, &CARD, 8).is_empty(), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn naive_attention_grows_quadratically() {
+        let mut g = gen("sd15", 512, 512, 1);
+        let sdpa = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
+        g.attention = Attention::Naive;
+        let naive = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
+        // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB more.
+        assert!(naive - sdpa >= GIB && naive - sdpa < GIB + GIB / 4);
+    }
+}

@@ -1,0 +1,561 @@
+//! The diffusion pipeline catalog: parts with exact parameter counts, latent geometry, the
+//! denoiser's block working set and the VAE decode loop of each pipeline.
+//!
+//! Parameter counts come from meta instantiation of the diffusers 0.32.2 / transformers 4.47.1
+//! classes (`shared/engines/diffusion-memory.md` §2) unless a part says otherwise:
+//! - Wan2.1 DiTs: `wan/configs/wan_t2v_1_3B.py` / `wan_t2v_14B.py` (dim, ffn_dim, layers) through
+//!   `wan/modules/model.py::WanModel` (blocks of q,k,v,o self- and cross-attention, gelu FFN,
+//!   6·dim modulation; patch, text, time embeddings and head): 1,418,996,800 and 14,288,491,584.
+//! - umT5-XXL encoder (Wan, `wan/modules/t5.py`, `umt5_xxl`): vocab 256,384 × 4096 shared
+//!   embedding + 24 layers of 4·4096² attention, per-layer 32×64 relative bias, gated FFN
+//!   3·4096·10,240: 5,680,910,336.
+//! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
+//! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
+//!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
+
+use super::PartFormat;
+
+/// What a part does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Text encoder (CLIP, T5, Llama).
+    TextEncoder,
+    /// UNet or diffusion transformer.
+    Denoiser,
+    /// Autoencoder (decode).
+    Vae,
+}
+
+/// Which code runs the pipeline (decides what moves between GPU and host per phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// diffusers pipelines (accelerate `cpu_offload_with_hook` / `cpu_offload`).
+    Diffusers,
+    /// The official Wan code (`wan/text2video.py`): the DiT goes to the GPU at start-up,
+    /// `--offload_model` moves T5 off after encoding and the DiT off before decoding.
+    WanOfficial,
+}
+
+/// One model of a pipeline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Part {
+    /// Stable id (`clip_l`, `clip_g`, `t5_xxl`, `llama`, `umt5_xxl`, `unet`, `transformer`, `vae`, …).
+    pub id: &'static str,
+    /// Role.
+    pub role: Role,
+    /// Parameters.
+    pub params: u64,
+    /// Storage format as the pipeline loads it.
+    pub default_format: PartFormat,
+    /// Parameters that weight quantisation leaves 16-bit (token embeddings).
+    pub keep16: u64,
+    /// Parameters kept in fp32 when the part loads as fp16 (T5 `_keep_in_fp32_modules = ["wo"]`).
+    pub fp32_keep: u64,
+    /// Non-parameter buffers stored with the weights (SD3 pos-embed, CogVideoX sincos).
+    pub buffers: u64,
+    /// Text encoders: hidden size and tokens per prompt (0 for other parts).
+    pub hidden: u32,
+    /// Text encoders: tokens per prompt.
+    pub tokens: u32,
+    /// Blocks the part is made of (sequential offload keeps about a quarter of one resident).
+    pub blocks: u32,
+}
+
+/// One resolution level of a UNet (at `downscale` × the latent grid).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnetLevel {
+    /// Downscale relative to the latent grid (1, 2, 4, 8).
+    pub downscale: u32,
+    /// Channels.
+    pub channels: u32,
+    /// Attention heads (0: no attention at this level).
+    pub heads: u32,
+}
+
+/// The VAE decode loop, in feature maps of the decoder's highest-resolution stage
+/// (`stage_channels` × stage height × stage width, one frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VaeDecode {
+    /// Channels of the highest-resolution decoder stage.
+    pub stage_channels: u32,
+    /// That stage's downscale from the output pixels (1; 4 for LTX's patchified decoder).
+    pub stage_downscale: u32,
+    /// Live maps per decoded frame at the decode peak, ×100, 16-bit (conv workspace = in + out).
+    pub live_x100_16: u32,
+    /// The same for fp32 (conv workspace = out).
+    pub live_x100_32: u32,
+    /// Causal-conv caches kept across chunks, in maps, ×100 (0 for image VAEs).
+    pub cache_x100: u32,
+    /// Output frames per decoder call (0: all frames in one pass).
+    pub chunk_frames: u32,
+    /// Tile (height, width) in pixels with `vae_tiling`.
+    pub tile: (u32, u32),
+    /// SDXL `upcast_vae()`: a fp16 VAE decodes its up-blocks in fp32.
+    pub upcast: bool,
+}
+
+/// A pipeline of the catalog.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pipeline {
+    /// Stable kebab-case id.
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Video pipeline.
+    pub video: bool,
+    /// Its models.
+    pub parts: &'static [Part],
+    /// Spatial VAE downscale.
+    pub vae_factor: u32,
+    /// Temporal VAE downscale (1 for images): latent frames = (frames − 1) / factor + 1.
+    pub temporal_factor: u32,
+    /// Latent channels.
+    pub latent_channels: u32,
+    /// Denoiser patch size (2 for DiTs, 1 for UNets and LTX).
+    pub patch: u32,
+    /// Uses classifier-free guidance (guidance-distilled FLUX.1 and HunyuanVideo do not).
+    pub cfg: bool,
+    /// CFG runs as one doubled batch (`torch.cat([latents] * 2)`) rather than two passes.
+    pub cfg_batched: bool,
+    /// Denoiser hidden size.
+    pub denoiser_hidden: u32,
+    /// Denoiser blocks.
+    pub denoiser_layers: u32,
+    /// Denoiser attention heads.
+    pub denoiser_heads: u32,
+    /// Text tokens the denoiser sees per prompt.
+    pub text_tokens: u32,
+    /// Text tokens join the image tokens in self-attention (MMDiT, CogVideoX).
+    pub joint_text: bool,
+    /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
+    pub block_x10: u32,
+    /// Further bytes per token at the block peak (Wan's complex128 RoPE table row).
+    pub block_extra: u32,
+    /// UNet levels (empty for transformers).
+    pub unet: &'static [UnetLevel],
+    /// Which code runs it.
+    pub runtime: Runtime,
+    /// Decode loop.
+    pub vae: VaeDecode,
+    /// Source of the figures.
+    pub source: &'static str,
+}
+
+const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u32) -> Part {
+    Part {
+        id,
+        role: Role::TextEncoder,
+        params,
+        default_format: f,
+        keep16: 0,
+        fp32_keep: 0,
+        buffers: 0,
+        hidden,
+        tokens,
+        blocks: 12,
+    }
+}
+
+const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: u64) -> Part {
+    Part {
+        id,
+        role: Role::Denoiser,
+        params,
+        default_format: f,
+        keep16: 0,
+        fp32_keep: 0,
+        buffers,
+        hidden: 0,
+        tokens: 0,
+        blocks,
+    }
+}
+
+const fn vae(params: u64, f: PartFormat) -> Part {
+    Part {
+        id: "vae",
+        role: Role::Vae,
+        params,
+        default_format: f,
+        keep16: 0,
+        fp32_keep: 0,
+        buffers: 0,
+        hidden: 0,
+        tokens: 0,
+        blocks: 32,
+    }
+}
+
+/// T5-v1.1-XXL encoder (4,762.3 M; embedding 32,128 × 4096; `wo` 24 × 10,240 × 4096).
+const fn t5(tokens: u32, f: PartFormat) -> Part {
+    Part {
+        keep16: 131_596_288,
+        fp32_keep: 1_006_632_960,
+        blocks: 24,
+        ..te("t5_xxl", 4_762_300_000, f, 4096, tokens)
+    }
+}
+
+const CLIP_L: u64 = 123_060_000;
+const CLIP_L_PROJ: u64 = 123_650_000;
+const CLIP_G: u64 = 694_660_000;
+const SD_VAE: u64 = 83_650_000;
+const FLUX_VAE: u64 = 83_820_000;
+
+use PartFormat::{Bf16, Fp16, Fp32};
+
+/// 2D `AutoencoderKL` decode (§1.3): 4.75 U (16-bit) / 3.75 U (fp32) with U = 256·H·W·b, i.e.
+/// 9.5 / 7.5 maps of the 128-channel full-resolution stage; tile = the VAE's `sample_size`.
+const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
+    VaeDecode {
+        stage_channels: 128,
+        stage_downscale: 1,
+        live_x100_16: 950,
+        live_x100_32: 750,
+        cache_x100: 0,
+        chunk_frames: 1,
+        tile: (tile, tile),
+        upcast,
+    }
+}
+
+/// SD1.5 UNet levels: 320/640/1280/1280 channels, 8 heads, attention on the first three.
+const SD15_UNET: &[UnetLevel] = &[
+    UnetLevel {
+        downscale: 1,
+        channels: 320,
+        heads: 8,
+    },
+    UnetLevel {
+        downscale: 2,
+        channels: 640,
+        heads: 8,
+    },
+    UnetLevel {
+        downscale: 4,
+        channels: 1280,
+        heads: 8,
+    },
+    UnetLevel {
+        downscale: 8,
+        channels: 1280,
+        heads: 0,
+    },
+];
+/// SDXL UNet levels: 320 (no attention) / 640 (10 heads) / 1280 (20 heads).
+const SDXL_UNET: &[UnetLevel] = &[
+    UnetLevel {
+        downscale: 1,
+        channels: 320,
+        heads: 0,
+    },
+    UnetLevel {
+        downscale: 2,
+        channels: 640,
+        heads: 10,
+    },
+    UnetLevel {
+        downscale: 4,
+        channels: 1280,
+        heads: 20,
+    },
+];
+
+const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> Pipeline {
+    Pipeline {
+        id,
+        name,
+        video: false,
+        parts,
+        vae_factor: 8,
+        temporal_factor: 1,
+        latent_channels: 16,
+        patch: 2,
+        cfg: true,
+        cfg_batched: true,
+        denoiser_hidden: 0,
+        denoiser_layers: 0,
+        denoiser_heads: 0,
+        text_tokens: 77,
+        joint_text: false,
+        // FLUX single block at RoPE time: residual + norm + 4d MLP + q,k,v + ~7 q-sized
+        // temporaries ≈ 16·d (notes §3); used for every diffusers DiT block.
+        block_x10: 160,
+        block_extra: 0,
+        unet: &[],
+        runtime: Runtime::Diffusers,
+        vae: vae2d(1024, false),
+        source: "",
+    }
+}
+
+/// Wan2.1 official decode (`wan/modules/vae.py`, fp32): one latent frame (4 output frames) per
+/// call. Peak at a full-resolution `ResidualBlock` conv: block input, SiLU output, new and old
+/// 2-frame cache, padded 6-frame input, output and fp32 workspace = 26 maps of 96 channels per
+/// 4 frames (6.5 per frame; 8 with the 16-bit workspace rule). Caches: 2 frames of every causal
+/// conv input, 7 convs × 96 ch at H, 6 × 192 at H/2, 2,496 ch at H/4 and 4,240 at H/8
+/// = 1,182 full-resolution channels × 2 frames = 24.6 maps.
+const WAN_VAE: VaeDecode = VaeDecode {
+    stage_channels: 96,
+    stage_downscale: 1,
+    live_x100_16: 800,
+    live_x100_32: 650,
+    cache_x100: 2462,
+    chunk_frames: 4,
+    tile: (256, 256),
+    upcast: false,
+};
+
+/// Wan official DiT block peak (`wan/modules/model.py`): fp32 residual, fp32 modulated input,
+/// fp32 q and k (RMSNorm × fp32 weight), bf16 v, rotated q, and `rope_apply` on k (complex128
+/// product, `torch.cat`, `torch.stack`, `.float()`) = 42 bytes per hidden unit per token, plus
+/// the complex128 frequency row (head_dim/2 × 16 B = 1 KiB per token).
+const fn wan(
+    id: &'static str,
+    name: &'static str,
+    parts: &'static [Part],
+    d: u32,
+    layers: u32,
+) -> Pipeline {
+    Pipeline {
+        video: true,
+        temporal_factor: 4,
+        cfg_batched: false,
+        denoiser_hidden: d,
+        denoiser_layers: layers,
+        denoiser_heads: d / 128,
+        text_tokens: 512,
+        block_x10: 210,
+        block_extra: 1024,
+        runtime: Runtime::WanOfficial,
+        vae: WAN_VAE,
+        source: "Wan-Video/Wan2.1 wan/configs, wan/modules/{model,vae}.py, wan/text2video.py",
+        ..base(id, name, parts)
+    }
+}
+
+const WAN_T5: Part = Part {
+    keep16: 1_050_148_864,
+    blocks: 24,
+    ..te("umt5_xxl", 5_680_910_336, Bf16, 4096, 512)
+};
+const WAN_VAE_PART: Part = vae(126_900_000, Fp32);
+const WAN14: u64 = 14_288_491_584;
+
+/// CogVideoX (diffusers 0.30 `AutoencoderKLCogVideoX._decode`, 16-bit): frame batches of 2 latent
+/// frames (8 output frames). Peak at `up_blocks[2].upsamplers[0].conv`: input 4, interpolated 16,
+/// output 16 and workspace 32 = 68 maps of 128 channels per 8 frames (8.5 per frame). Caches kept
+/// between batches: 2-frame inputs of the k=3 causal convs (18 at H, 8 at H/2, 2 at H/4, 1.5 at
+/// H/8) and the k=1 `conv_y`/`conv_b` clones of the 16-channel zq (18 + 4 + 0.5) = 52 maps.
+const COG_VAE: VaeDecode = VaeDecode {
+    stage_channels: 128,
+    stage_downscale: 1,
+    live_x100_16: 850,
+    live_x100_32: 650,
+    cache_x100: 5200,
+    chunk_frames: 8,
+    tile: (240, 360),
+    upcast: false,
+};
+
+const fn cog(
+    id: &'static str,
+    name: &'static str,
+    parts: &'static [Part],
+    d: u32,
+    layers: u32,
+    heads: u32,
+) -> Pipeline {
+    Pipeline {
+        video: true,
+        temporal_factor: 4,
+        denoiser_hidden: d,
+        denoiser_layers: layers,
+        denoiser_heads: heads,
+        text_tokens: 226,
+        joint_text: true,
+        vae: COG_VAE,
+        source: "diffusers CogVideoXPipeline / AutoencoderKLCogVideoX; THUDM/CogVideo README",
+        ..base(id, name, parts)
+    }
+}
+
+/// Every pipeline.
+pub static PIPELINES: &[Pipeline] = &[
+    Pipeline {
+        latent_channels: 4,
+        patch: 1,
+        denoiser_hidden: 1280,
+        denoiser_layers: 16,
+        denoiser_heads: 8,
+        unet: SD15_UNET,
+        vae: vae2d(512, false),
+        source: "runwayml/stable-diffusion-v1-5 configs; diffusers StableDiffusionPipeline",
+        ..base(
+            "sd15",
+            "Stable Diffusion 1.5",
+            &[te("clip_l", CLIP_L, Fp16, 768, 77), dn("unet", 859_500_000, Fp16, 16, 0), vae(SD_VAE, Fp16)],
+        )
+    },
+    Pipeline {
+        latent_channels: 4,
+        patch: 1,
+        denoiser_hidden: 1280,
+        denoiser_layers: 70,
+        denoiser_heads: 20,
+        unet: SDXL_UNET,
+        vae: vae2d(1024, true),
+        source: "stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline",
+        ..base("sdxl", "Stable Diffusion XL (base)", SDXL_PARTS)
+    },
+    Pipeline {
+        latent_channels: 4,
+        patch: 1,
+        denoiser_hidden: 1280,
+        denoiser_layers: 70,
+        denoiser_heads: 20,
+        unet: SDXL_UNET,
+        vae: vae2d(1024, true),
+        source: "SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident",
+        ..base("sdxl-refiner", "Stable Diffusion XL base + refiner", SDXL_REFINER_PARTS)
+    },
+    Pipeline {
+        denoiser_hidden: 1536,
+        denoiser_layers: 24,
+        denoiser_heads: 24,
+        text_tokens: 333,
+        joint_text: true,
+        source: "stabilityai/stable-diffusion-3.5-medium model card; diffusers StableDiffusion3Pipeline",
+        ..base("sd35-medium", "Stable Diffusion 3.5 Medium", &[
+            te("clip_l", CLIP_L_PROJ, Fp16, 768, 77),
+            te("clip_g", CLIP_G, Fp16, 1280, 77),
+            t5(256, Fp16),
+            dn("transformer", 2_500_000_000, Fp16, 24, 56_600_000),
+            vae(FLUX_VAE, Fp16),
+        ])
+    },
+    Pipeline {
+        denoiser_hidden: 2432,
+        denoiser_layers: 38,
+        denoiser_heads: 38,
+        text_tokens: 333,
+        joint_text: true,
+        source: "stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline",
+        ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
+            te("clip_l", CLIP_L_PROJ, Bf16, 768, 77),
+            te("clip_g", CLIP_G, Bf16, 1280, 77),
+            t5(256, Bf16),
+            dn("transformer", 8_100_000_000, Bf16, 38, 0),
+            vae(FLUX_VAE, Bf16),
+        ])
+    },
+    Pipeline {
+        cfg: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 57,
+        denoiser_heads: 24,
+        text_tokens: 512,
+        joint_text: true,
+        source: "FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)",
+        ..base("flux1-dev", "FLUX.1 [dev]", &[
+            te("clip_l", CLIP_L, Bf16, 768, 77),
+            t5(512, Bf16),
+            dn("transformer", 11_901_400_000, Bf16, 57, 0),
+            vae(FLUX_VAE, Bf16),
+        ])
+    },
+    Pipeline {
+        cfg: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 57,
+        denoiser_heads: 24,
+        text_tokens: 256,
+        joint_text: true,
+        source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10.2 M); max_sequence_length 256",
+        ..base("flux1-schnell", "FLUX.1 [schnell]", &[
+            te("clip_l", CLIP_L, Bf16, 768, 77),
+            t5(256, Bf16),
+            dn("transformer", 11_891_170_000, Bf16, 57, 0),
+            vae(FLUX_VAE, Bf16),
+        ])
+    },
+    wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[WAN_T5, dn("transformer", 1_418_996_800, Fp32, 30, 0), WAN_VAE_PART], 1536, 30),
+    wan("wan21-t2v-14b", "Wan2.1 T2V 14B", &[WAN_T5, dn("transformer", WAN14, Fp32, 40, 0), WAN_VAE_PART], 5120, 40),
+    Pipeline {
+        source: "Wan-Video/Wan2.2 T2V-A14B: high- and low-noise experts of the Wan2.1 14B layout",
+        ..wan("wan22-t2v-a14b", "Wan2.2 T2V A14B (MoE)", &[
+            WAN_T5,
+            dn("transformer", WAN14, Fp32, 40, 0),
+            dn("transformer_2", WAN14, Fp32, 40, 0),
+            WAN_VAE_PART,
+        ], 5120, 40)
+    },
+    Pipeline {
+        video: true,
+        temporal_factor: 4,
+        cfg: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 60,
+        denoiser_heads: 24,
+        text_tokens: 256,
+        joint_text: true,
+        // `AutoencoderKLHunyuanVideo._decode`: framewise decoding always on (5 latent → 17 frames),
+        // SD-style up path (256 channels into the last upsampler): the 2D rule per frame.
+        vae: VaeDecode { chunk_frames: 17, tile: (256, 256), ..vae2d(256, false) },
+        source: "HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)",
+        ..base("hunyuanvideo", "HunyuanVideo", &[
+            Part { keep16: 525_598_720, blocks: 32, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
+            te("clip_l", CLIP_L, Fp16, 768, 77),
+            dn("transformer", 12_821_000_000, Bf16, 60, 0),
+            vae(246_500_000, Fp16),
+        ])
+    },
+    cog("cogvideox-2b", "CogVideoX 2B", &[t5(226, Fp16), dn("transformer", 1_693_800_000, Fp16, 30, 34_100_000), vae(215_600_000, Fp16)], 1920, 30, 30),
+    cog("cogvideox-5b", "CogVideoX 5B", &[t5(226, Bf16), dn("transformer", 5_570_300_000, Bf16, 42, 0), vae(215_600_000, Bf16)], 3072, 42, 48),
+    Pipeline {
+        video: true,
+        vae_factor: 32,
+        temporal_factor: 8,
+        latent_channels: 128,
+        patch: 1,
+        denoiser_hidden: 2048,
+        denoiser_layers: 28,
+        denoiser_heads: 32,
+        text_tokens: 128,
+        // LTX-Video 0.9.0 VAE: one pass over all frames, highest stage 128 channels at H/4 (the
+        // output is un-patchified 4×4); the 2D rule per frame, not traced.
+        vae: VaeDecode { stage_downscale: 4, chunk_frames: 0, tile: (512, 512), ..vae2d(512, false) },
+        source: "LTXVideoTransformer3DModel / AutoencoderKLLTXVideo 0.9.0 defaults (diffusers)",
+        ..base("ltx-video", "LTX-Video 0.9 (2B)", &[
+            t5(128, Bf16),
+            dn("transformer", 1_923_400_000, Bf16, 28, 0),
+            vae(419_200_000, Bf16),
+        ])
+    },
+];
+
+const SDXL_TE: [Part; 2] = [
+    te("clip_l", CLIP_L, Fp16, 768, 77),
+    Part {
+        blocks: 32,
+        ..te("clip_g", CLIP_G, Fp16, 1280, 77)
+    },
+];
+const SDXL_PARTS: &[Part] = &[
+    SDXL_TE[0],
+    SDXL_TE[1],
+    dn("unet", 2_567_500_000, Fp16, 70, 0),
+    vae(SD_VAE, Fp16),
+];
+const SDXL_REFINER_PARTS: &[Part] = &[
+    SDXL_TE[0],
+    SDXL_TE[1],
+    dn("unet", 2_567_500_000, Fp16, 70, 0),
+    dn("refiner", 2_260_000_000, Fp16, 70, 0),
+    vae(SD_VAE, Fp16),
+];
+
+/// The pipeline with catalog id `id`.
+pub fn find(id: &str) -> Option<&'static Pipeline> {
+    PIPELINES.iter().find(|p| p.id == id)
+}

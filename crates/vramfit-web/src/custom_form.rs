@@ -1,0 +1,138 @@
+//! The custom workload's items as editable rows, and their conversion to the core's `Custom`.
+
+use crate::form::{parse_decimal, parse_whole, Input, Problem};
+use leptos::prelude::*;
+use vramfit_core::custom::{Custom, Item, ItemKind};
+
+/// One editable item.
+#[derive(Clone, Copy, Debug)]
+pub struct ItemRow {
+    /// Stable key for the list.
+    pub key: u32,
+    /// Name.
+    pub name: RwSignal<String>,
+    /// Kind (`persistent`, `intermediate`, `cache`, `workspace`).
+    pub kind: RwSignal<String>,
+    /// Size per item, GiB.
+    pub size: RwSignal<String>,
+    /// Count.
+    pub count: RwSignal<String>,
+}
+
+/// The rows.
+#[derive(Clone, Copy)]
+pub struct CustomForm {
+    /// Rows in order.
+    pub rows: RwSignal<Vec<ItemRow>>,
+    /// Next key.
+    next: RwSignal<u32>,
+}
+
+fn kind_id(k: ItemKind) -> &'static str {
+    match k {
+        ItemKind::Persistent => "persistent",
+        ItemKind::Intermediate => "intermediate",
+        ItemKind::Cache => "cache",
+        ItemKind::Workspace => "workspace",
+    }
+}
+
+fn kind_of(s: &str) -> ItemKind {
+    match s {
+        "intermediate" => ItemKind::Intermediate,
+        "cache" => ItemKind::Cache,
+        "workspace" => ItemKind::Workspace,
+        _ => ItemKind::Persistent,
+    }
+}
+
+impl CustomForm {
+    /// Rows showing `c` (an example job when it is empty).
+    pub fn new(c: Option<&Custom>) -> CustomForm {
+        let items = match c {
+            Some(c) if !c.items.is_empty() => c.items.clone(),
+            _ => vec![
+                Item {
+                    name: "scene / weights".into(),
+                    kind: ItemKind::Persistent,
+                    size_gib: 12.0,
+                    count: 1,
+                },
+                Item {
+                    name: "frame buffers".into(),
+                    kind: ItemKind::Intermediate,
+                    size_gib: 0.5,
+                    count: 4,
+                },
+                Item {
+                    name: "workspace".into(),
+                    kind: ItemKind::Workspace,
+                    size_gib: 1.0,
+                    count: 1,
+                },
+            ],
+        };
+        let rows = items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| ItemRow {
+                key: i as u32,
+                name: RwSignal::new(it.name.clone()),
+                kind: RwSignal::new(kind_id(it.kind).into()),
+                size: RwSignal::new(it.size_gib.to_string()),
+                count: RwSignal::new(it.count.to_string()),
+            })
+            .collect::<Vec<_>>();
+        let next = rows.len() as u32;
+        CustomForm {
+            rows: RwSignal::new(rows),
+            next: RwSignal::new(next),
+        }
+    }
+
+    /// Adds an empty row.
+    pub fn add(&self) {
+        let key = self.next.get_untracked();
+        self.next.set(key + 1);
+        self.rows.update(|r| {
+            r.push(ItemRow {
+                key,
+                name: RwSignal::new(String::new()),
+                kind: RwSignal::new("persistent".into()),
+                size: RwSignal::new("1".into()),
+                count: RwSignal::new("1".into()),
+            })
+        });
+    }
+
+    /// Removes the row with `key`.
+    pub fn remove(&self, key: u32) {
+        self.rows.update(|r| r.retain(|x| x.key != key));
+    }
+
+    /// The `Custom` the rows describe, pushing a problem per bad row.
+    pub fn custom(&self, problems: &mut Vec<(Input, Problem)>) -> Custom {
+        let rows = self.rows.get();
+        let items = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let size = parse_decimal(&r.size.get());
+                let count = parse_whole(&r.count.get());
+                match (size, count) {
+                    (Ok(size_gib), Ok(count)) => Some(Item {
+                        name: r.name.get(),
+                        kind: kind_of(&r.kind.get()),
+                        size_gib,
+                        count: u64::from(count),
+                    }),
+                    (Err(p), _) | (_, Err(p)) => {
+                        problems.push((Input::Item(i), p));
+                        None
+                    }
+                }
+            })
+            .collect();
+        Custom { items }
+    }
+}

@@ -1,0 +1,59 @@
+//! The custom workload's fieldset: a list of items, each a size or a size per item × a count.
+
+use crate::custom_form::CustomForm;
+use crate::form::{Input, Problem};
+use crate::text::{self, t};
+use leptos::prelude::*;
+use vramfit_i18n::{Key, Locale};
+
+/// The item list.
+#[component]
+pub fn CustomInputs(
+    /// Rows.
+    form: CustomForm,
+    /// Current problems per field.
+    problems: Memo<Vec<(Input, Problem)>>,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let kinds = [
+        ("persistent", Key::CompPersistent),
+        ("intermediate", Key::CompIntermediates),
+        ("cache", Key::CompCaches),
+        ("workspace", Key::CompWorkspaces),
+    ];
+    let entries = move || form.rows.get().into_iter().enumerate().collect::<Vec<_>>();
+    view! {
+        <fieldset data-testid="custom">
+            <legend>{t(l, Key::CustomLegend)}</legend>
+            <p class="hint">{t(l, Key::CustomHint)}</p>
+            <For each=entries key=|pair| pair.1.key let:pair>
+                {
+                    let (i, row) = pair;
+                    let err = move || {
+                        problems.get().into_iter().find(|(inp, _)| *inp == Input::Item(i)).map(|(inp, p)| text::problem(l, inp, &p))
+                    };
+                    view! {
+                        <div class="item" data-testid=format!("item-{i}")>
+                            <input type="text" aria-label=t(l, Key::ItemName) placeholder=t(l, Key::ItemName)
+                                prop:value=move || row.name.get() on:input=move |ev| row.name.set(event_target_value(&ev)) />
+                            <select aria-label=t(l, Key::ItemKind) on:change=move |ev| row.kind.set(event_target_value(&ev))>
+                                {kinds.into_iter().map(|(v, k)| view! {
+                                    <option value=v selected=move || row.kind.get() == v>{t(l, k)}</option>
+                                }).collect_view()}
+                            </select>
+                            <input type="text" inputmode="decimal" aria-label=t(l, Key::ItemSize) data-testid=format!("item-size-{i}")
+                                prop:value=move || row.size.get() on:input=move |ev| row.size.set(event_target_value(&ev)) />
+                            <span aria-hidden="true">"×"</span>
+                            <input type="text" inputmode="numeric" aria-label=t(l, Key::ItemCount)
+                                prop:value=move || row.count.get() on:input=move |ev| row.count.set(event_target_value(&ev)) />
+                            <button type="button" on:click=move |_| form.remove(row.key)>{t(l, Key::RemoveItem)}</button>
+                            <p class="err" role="alert" data-testid=format!("err-item-{i}")>{err}</p>
+                        </div>
+                    }
+                }
+            </For>
+            <button type="button" data-testid="add-item" on:click=move |_| form.add()>{t(l, Key::AddItem)}</button>
+        </fieldset>
+    }
+}
