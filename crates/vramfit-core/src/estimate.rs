@@ -98,8 +98,15 @@ pub struct Estimate {
     /// Largest context / sequences / budget fraction on the plan's cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limits: Option<Limits>,
-    /// Per-GPU memory against context length on the plan's cards.
+    /// Per-GPU memory against context length (LLMs), square image size or frames (generation)
+    /// on the plan's cards; `curve_axis` says which.
     pub context_curve: Vec<CurvePoint>,
+    /// What the curve's x axis is.
+    pub curve_axis: CurveAxis,
+    /// Generation: the largest square image size (px) or frame count on the plan's cards that
+    /// fits with the headroom.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation_max: Option<u64>,
     /// Warnings.
     pub warnings: Vec<Warning>,
     /// Recommendation from the GPU catalog.
@@ -198,6 +205,10 @@ impl Prepared {
                 Workload::Custom(c) => Some(c),
                 _ => None,
             },
+            generation: match &scenario.workload {
+                Workload::GenerateImage(g) | Workload::GenerateVideo(g) => Some(g),
+                _ => None,
+            },
             cuda_context_bytes: scenario
                 .hardware
                 .cuda_context_mib
@@ -271,6 +282,18 @@ pub fn user_plan(
     ))
 }
 
+/// The x axis of the memory curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurveAxis {
+    /// Tokens per sequence.
+    Context,
+    /// Width = height, pixels.
+    Resolution,
+    /// Frames.
+    Frames,
+}
+
 /// Points of the memory-vs-context curve.
 pub const CURVE_POINTS: usize = 48;
 
@@ -312,11 +335,35 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         .filter(|_| llm)
         .map(|p| limits(&base, p, headroom));
     let top = (base.context_tokens * 2).max(u64::from(arch.max_position).min(1 << 20));
-    let curve = plan
+    let mut curve = plan
         .as_ref()
         .filter(|_| llm)
         .map(|p| context_curve(&base, p, headroom, top, CURVE_POINTS))
         .unwrap_or_default();
+    let mut curve_axis = CurveAxis::Context;
+    let mut generation_max = None;
+    if let (Workload::GenerateImage(g) | Workload::GenerateVideo(g), Some(p)) =
+        (&scenario.workload, plan.as_ref())
+    {
+        let points = crate::diffusion::sweep(g, &p.card, CURVE_POINTS);
+        generation_max = points
+            .iter()
+            .filter(|(_, b)| *b <= p.usable_bytes)
+            .map(|(v, _)| u64::from(*v))
+            .max();
+        curve = points
+            .into_iter()
+            .map(|(v, b)| CurvePoint {
+                context_tokens: u64::from(v),
+                per_gpu_bytes: b,
+            })
+            .collect();
+        curve_axis = if matches!(scenario.workload, Workload::GenerateVideo(_)) {
+            CurveAxis::Frames
+        } else {
+            CurveAxis::Resolution
+        };
+    }
     Ok(Estimate {
         model: scenario.workload.needs_model().then(|| ModelSummary {
             id: prepared.entry.map(|m| m.id),
@@ -337,6 +384,8 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         host_bytes: plan.as_ref().map_or(0, |p| p.host_bytes),
         limits: plan_limits,
         context_curve: curve,
+        curve_axis,
+        generation_max,
         plan,
         warnings,
         recommendation,

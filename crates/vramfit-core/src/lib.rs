@@ -17,6 +17,7 @@
 //!   real storage ([`gguf`] — llama.cpp's quantisation types); [`precision`] — KV cache formats;
 //! - [`engine`] — vLLM, SGLang, llama.cpp and Transformers allocation policies;
 //! - [`training`] — training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding);
+//! - [`diffusion`] — image and video generation pipelines; [`custom`] — a workload item by item;
 //! - [`import`] — Hugging Face `config.json` reader;
 //! - [`budget`] — one module per memory component, each citing its formula's source;
 //! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
@@ -29,6 +30,7 @@ pub mod budget;
 pub mod bytes;
 pub mod catalog;
 pub mod custom;
+pub mod diffusion;
 pub mod engine;
 pub mod estimate;
 pub mod format;

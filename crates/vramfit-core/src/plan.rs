@@ -98,7 +98,9 @@ pub fn multi_gpu_split(
     match workload {
         Workload::Train(_) => return Some(Split::DataParallel),
         // Each card runs its own copy of the job.
-        Workload::Custom(_) => return Some(Split::Replicas),
+        Workload::Custom(_) | Workload::GenerateImage(_) | Workload::GenerateVideo(_) => {
+            return Some(Split::Replicas)
+        }
         Workload::Inference(_) => {}
     }
     match engine {

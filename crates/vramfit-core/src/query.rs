@@ -55,6 +55,12 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
         }
         Workload::Train(t) => out.push(("train", serde_json::to_string(t).unwrap_or_default())),
         Workload::Custom(c) => out.push(("custom", serde_json::to_string(c).unwrap_or_default())),
+        Workload::GenerateImage(g) => {
+            out.push(("image", serde_json::to_string(g).unwrap_or_default()))
+        }
+        Workload::GenerateVideo(g) => {
+            out.push(("video", serde_json::to_string(g).unwrap_or_default()))
+        }
     }
     if let Some(g) = &s.hardware.gpu {
         out.push(("gpu", g.clone()));
@@ -82,7 +88,7 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
         .collect();
-    ordered.sort_by_key(|(k, _)| !matches!(*k, "train" | "custom"));
+    ordered.sort_by_key(|(k, _)| !matches!(*k, "train" | "custom" | "image" | "video"));
     for (k, v) in ordered {
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
@@ -117,12 +123,13 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                 };
                 (p, v.to_string())
             }
-            Field::Train(_) | Field::Item(_) => {
+            Field::Train(_) | Field::Item(_) | Field::Generation(_) => {
                 let old = std::mem::replace(&mut s.workload, fallback.workload.clone());
-                let param = if matches!(old, Workload::Custom(_)) {
-                    "custom"
-                } else {
-                    "train"
+                let param = match old {
+                    Workload::Custom(_) => "custom",
+                    Workload::GenerateImage(_) => "image",
+                    Workload::GenerateVideo(_) => "video",
+                    _ => "train",
                 };
                 (param, serde_json::to_string(&old).unwrap_or_default())
             }
@@ -182,6 +189,17 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
         "train" => match serde_json::from_str::<crate::training::Train>(value) {
             Ok(t) => {
                 s.workload = Workload::Train(t);
+                true
+            }
+            Err(_) => false,
+        },
+        "image" | "video" => match serde_json::from_str::<crate::diffusion::Generation>(value) {
+            Ok(g) if key == "image" => {
+                s.workload = Workload::GenerateImage(g);
+                true
+            }
+            Ok(g) => {
+                s.workload = Workload::GenerateVideo(g);
                 true
             }
             Err(_) => false,

@@ -14,6 +14,7 @@
 //! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
 //! input.
 
+use crate::diffusion::{DiffusionError, Generation};
 use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::precision::Precision;
@@ -103,6 +104,10 @@ pub enum Workload {
     Inference(Inference),
     /// Training or fine-tuning.
     Train(Train),
+    /// Image generation with a diffusion pipeline.
+    GenerateImage(Generation),
+    /// Video generation with a diffusion pipeline.
+    GenerateVideo(Generation),
     /// Anything else, described item by item.
     Custom(crate::custom::Custom),
 }
@@ -114,7 +119,7 @@ impl Workload {
         match self {
             Workload::Inference(i) => (i.context_tokens, i.sequences),
             Workload::Train(t) => (t.sequence_length, t.micro_batch),
-            Workload::Custom(_) => (0, 1),
+            Workload::Custom(_) | Workload::GenerateImage(_) | Workload::GenerateVideo(_) => (0, 1),
         }
     }
 
@@ -198,6 +203,8 @@ pub enum Field {
     Train(&'static str),
     /// An item of a custom workload, by position.
     Item(usize),
+    /// A generation setting, by its scenario name.
+    Generation(&'static str),
 }
 
 /// Why a field was rejected, with the accepted range.
@@ -216,6 +223,18 @@ pub enum RangeError {
     },
     /// Not a number, or a combination that makes no sense.
     Invalid,
+    /// Outside `min..=max`.
+    Between {
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
+    },
+    /// Not a multiple of `of`.
+    NotMultiple {
+        /// The step.
+        of: u32,
+    },
 }
 
 /// Checks `value` lies in `min..=max`.
@@ -254,6 +273,7 @@ impl Scenario {
     /// Every range violation, field by field (empty when the scenario is valid).
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         let mut errs = Vec::new();
+        let mut extra = Vec::new();
         let mut check = |field, v: f64, min: f64, max: f64| {
             if let Err(e) = check_range(v, min, max) {
                 errs.push((field, e));
@@ -285,6 +305,16 @@ impl Scenario {
                     16.0,
                     f64::from(MAX_CONTEXT_TOKENS),
                 );
+            }
+            Workload::GenerateImage(g) | Workload::GenerateVideo(g) => {
+                let video = matches!(self.workload, Workload::GenerateVideo(_));
+                match crate::diffusion::validate(g) {
+                    Err(e) => extra.push(generation_field(&e)),
+                    Ok(p) if p.video != video => {
+                        extra.push((Field::Generation("pipeline"), RangeError::Invalid))
+                    }
+                    Ok(_) => {}
+                }
             }
             Workload::Custom(c) => {
                 if let Some(i) = crate::custom::invalid_item(c) {
@@ -339,6 +369,7 @@ impl Scenario {
             f64::from(MIN_HEADROOM_PERCENT),
             f64::from(MAX_HEADROOM_PERCENT),
         );
+        errs.extend(extra);
         if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
             errs.push((Field::Hardware, RangeError::Invalid));
         }
@@ -350,6 +381,32 @@ impl Scenario {
             );
         }
         errs
+    }
+}
+
+/// The field and problem of a generation that fails its pipeline's rules.
+fn generation_field(e: &DiffusionError) -> (Field, RangeError) {
+    match e {
+        DiffusionError::UnknownPipeline { .. } => {
+            (Field::Generation("pipeline"), RangeError::Invalid)
+        }
+        DiffusionError::VideoPipelineNeedsFrames | DiffusionError::ImagePipelineTakesOneFrame => {
+            (Field::Generation("frames"), RangeError::Invalid)
+        }
+        DiffusionError::SizeNotMultiple { multiple } => (
+            Field::Generation("width"),
+            RangeError::NotMultiple { of: *multiple },
+        ),
+        DiffusionError::OutOfRange { field, min, max } => (
+            Field::Generation(field),
+            RangeError::Between {
+                min: f64::from(*min),
+                max: f64::from(*max),
+            },
+        ),
+        DiffusionError::UnknownPart { .. } => {
+            (Field::Generation("drop_text_encoders"), RangeError::Invalid)
+        }
     }
 }
 

@@ -156,6 +156,8 @@ pub struct BudgetInputs<'a> {
     pub train: Option<&'a crate::training::Train>,
     /// The custom workload, when custom.
     pub custom: Option<&'a crate::custom::Custom>,
+    /// The generation workload, when generating images or video.
+    pub generation: Option<&'a crate::diffusion::Generation>,
     /// CUDA context and kernel images per GPU (measured override or the default).
     pub cuda_context_bytes: u64,
 }

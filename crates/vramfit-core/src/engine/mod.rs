@@ -212,6 +212,33 @@ pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
     if let Some(t) = inp.train {
         return crate::training::per_gpu(t, inp, card);
     }
+    if let Some(g) = inp.generation {
+        use crate::diffusion::Phase;
+        use crate::plan::PeakPhase;
+        return match crate::diffusion::per_gpu(g, card) {
+            Ok(d) => EngineBudget {
+                components: d.components,
+                report: None,
+                host_bytes: d.host_bytes,
+                failure: None,
+                preallocates: false,
+                phase: Some(match d.peak_phase {
+                    Phase::TextEncoding => PeakPhase::TextEncoding,
+                    Phase::Denoising => PeakPhase::Denoising,
+                    Phase::Decoding => PeakPhase::Decoding,
+                }),
+            },
+            // Validation runs before any plan is evaluated; an invalid generation costs nothing.
+            Err(_) => EngineBudget {
+                components: Vec::new(),
+                report: None,
+                host_bytes: 0,
+                failure: None,
+                preallocates: false,
+                phase: None,
+            },
+        };
+    }
     if let Some(c) = inp.custom {
         return EngineBudget {
             components: crate::custom::per_gpu(c, inp.cuda_context_bytes),
