@@ -65,3 +65,39 @@ test('training mode: knobs change the budget and the peak phase is named', async
   await expect(page.getByTestId('err-micro_batch')).toContainText('at least 1');
   await expect.poll(() => page.url()).toContain('train=');
 });
+
+test('image and video generation: pipeline, offload and the largest size that fits', async ({ page }) => {
+  await page.goto('./?gpu=rtx-4090&lang=en');
+  await page.getByTestId('workload-image').check();
+  await expect(page.getByTestId('row-denoiser')).toBeVisible();
+  await expect(page.getByTestId('peak-phase')).toContainText('Peak set by');
+  const total = async () => parseFloat((await page.getByTestId('per-gpu-gib').textContent()).replace(',', ''));
+  const resident = await total();
+  await page.getByTestId('offload').selectOption('model');
+  await expect.poll(total).toBeLessThan(resident);
+  await expect(page.getByTestId('generation-max')).toContainText('px');
+  await page.getByTestId('width').fill('1000');
+  await expect(page.getByTestId('err-width')).toContainText('multiple');
+
+  await page.getByTestId('workload-video').check();
+  await expect(page.getByTestId('frames')).toHaveValue('81');
+  await page.getByTestId('frames').fill('80');
+  await expect(page.getByTestId('err-frames')).not.toHaveText('');
+  await page.getByTestId('frames').fill('49');
+  await expect(page.getByTestId('generation-max')).toContainText('frames');
+  await expect.poll(() => page.url()).toContain('video=');
+});
+
+test('custom workload: items add up and bad sizes are flagged at the row', async ({ page }) => {
+  await page.goto('./?gpu=l4&lang=en');
+  await page.getByTestId('workload-custom').check();
+  await expect(page.getByTestId('row-persistentdata')).toBeVisible();
+  const total = async () => parseFloat((await page.getByTestId('per-gpu-gib').textContent()).replace(',', ''));
+  const before = await total();
+  await page.getByTestId('add-item').click();
+  await page.getByTestId('item-size-3').fill('2.5');
+  await expect.poll(total).toBeGreaterThan(before);
+  await page.getByTestId('item-size-3').fill('lots');
+  await expect(page.getByTestId('err-item-3')).toContainText('number');
+  await expect(page.getByTestId('stale')).toBeVisible();
+});

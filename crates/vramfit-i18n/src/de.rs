@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Dieser Wert ist hier nicht zulässig.",
         ProblemQuantizedVNeedsFa => "Ein quantisierter V-Cache erfordert Flash Attention.",
         ProblemCardOrMemory => "Wählen Sie entweder eine Karte aus dem Katalog oder eine Speichergröße.",
+        ProblemBetween => "Muss zwischen {min} und {max} liegen.",
+        ProblemMultiple => "Muss ein Vielfaches von {of} sein.",
         ConfigNotJson => "Das ist kein gültiges JSON (Zeile {line}, Spalte {column}).",
         ConfigNotObject => "config.json muss ein JSON-Objekt sein ({ … }).",
         ConfigMissingKey => "config.json enthält kein „{key}“.",

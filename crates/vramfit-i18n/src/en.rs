@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "This value is not accepted here.",
         ProblemQuantizedVNeedsFa => "A quantised V cache needs flash attention.",
         ProblemCardOrMemory => "Choose either a catalog card or a memory size.",
+        ProblemBetween => "Must be between {min} and {max}.",
+        ProblemMultiple => "Must be a multiple of {of}.",
         ConfigNotJson => "This is not valid JSON (line {line}, column {column}).",
         ConfigNotObject => "config.json must be a JSON object ({ … }).",
         ConfigMissingKey => "config.json has no \"{key}\".",

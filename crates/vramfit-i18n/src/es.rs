@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Este valor no se admite aquí.",
         ProblemQuantizedVNeedsFa => "Una caché V cuantizada requiere atención flash.",
         ProblemCardOrMemory => "Elija una tarjeta del catálogo o bien un tamaño de memoria.",
+        ProblemBetween => "Debe estar entre {min} y {max}.",
+        ProblemMultiple => "Debe ser múltiplo de {of}.",
         ConfigNotJson => "No es un JSON válido (línea {line}, columna {column}).",
         ConfigNotObject => "config.json debe ser un objeto JSON ({ … }).",
         ConfigMissingKey => "config.json no contiene \"{key}\".",

@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Cette valeur n’est pas acceptée ici.",
         ProblemQuantizedVNeedsFa => "Un cache V quantifié nécessite flash attention.",
         ProblemCardOrMemory => "Choisissez soit une carte du catalogue, soit une taille de mémoire.",
+        ProblemBetween => "Doit être compris entre {min} et {max}.",
+        ProblemMultiple => "Doit être un multiple de {of}.",
         ConfigNotJson => "Ce n’est pas du JSON valide (ligne {line}, colonne {column}).",
         ConfigNotObject => "config.json doit être un objet JSON ({ … }).",
         ConfigMissingKey => "config.json ne contient pas de clé « {key} ».",

@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Questo valore non è accettato qui.",
         ProblemQuantizedVNeedsFa => "Una cache V quantizzata richiede flash attention.",
         ProblemCardOrMemory => "Scegli una scheda del catalogo oppure indica una quantità di memoria.",
+        ProblemBetween => "Deve essere compreso tra {min} e {max}.",
+        ProblemMultiple => "Deve essere un multiplo di {of}.",
         ConfigNotJson => "Il JSON non è valido (riga {line}, colonna {column}).",
         ConfigNotObject => "config.json deve contenere un oggetto JSON ({ … }).",
         ConfigMissingKey => "In config.json manca \"{key}\".",

@@ -30,7 +30,7 @@ keys! {
         FormatFp8, FormatFp8Block, FormatInt8, FormatInt4, FormatGptq, FormatAwq,
         FormatNf4, FormatNf4Dq, FormatFp4, FormatFp4Dq, FormatMxfp4,
         ProblemEmpty, ProblemNotWhole, ProblemNotNumber, ProblemTooSmall, ProblemTooLarge, ProblemInvalid,
-        ProblemQuantizedVNeedsFa, ProblemCardOrMemory,
+        ProblemQuantizedVNeedsFa, ProblemCardOrMemory, ProblemBetween, ProblemMultiple,
         ConfigNotJson, ConfigNotObject, ConfigMissingKey, ConfigInvalidValue, ConfigUnsupported, ConfigHeads,
         CompWeights, CompLora, CompKvCache, CompActivations, CompCudaContext, CompCublas, CompNccl,
         CompEngineOverhead, CompCudaGraphs, CompRequestPool, CompAllocator,

@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Ta wartość nie jest tu dozwolona.",
         ProblemQuantizedVNeedsFa => "Skwantyzowany cache V wymaga flash attention.",
         ProblemCardOrMemory => "Wybierz kartę z katalogu albo podaj rozmiar pamięci.",
+        ProblemBetween => "Wartość musi mieścić się w zakresie od {min} do {max}.",
+        ProblemMultiple => "Wartość musi być wielokrotnością liczby {of}.",
         ConfigNotJson => "To nie jest poprawny JSON (wiersz {line}, kolumna {column}).",
         ConfigNotObject => "config.json musi być obiektem JSON ({ … }).",
         ConfigMissingKey => "W config.json brakuje klucza \"{key}\".",

@@ -76,6 +76,8 @@ pub fn text(k: Key) -> &'static str {
         ProblemInvalid => "Ta vrednost tukaj ni dovoljena.",
         ProblemQuantizedVNeedsFa => "Kvantiziran predpomnilnik V zahteva flash attention.",
         ProblemCardOrMemory => "Izberite bodisi kartico iz kataloga bodisi velikost pomnilnika.",
+        ProblemBetween => "Vrednost mora biti med {min} in {max}.",
+        ProblemMultiple => "Vrednost mora biti večkratnik števila {of}.",
         ConfigNotJson => "To ni veljaven JSON (vrstica {line}, stolpec {column}).",
         ConfigNotObject => "config.json mora biti objekt JSON ({ … }).",
         ConfigMissingKey => "V config.json manjka ključ \"{key}\".",

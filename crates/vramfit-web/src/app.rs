@@ -115,7 +115,7 @@ pub fn App() -> impl IntoView {
                     </section>
                 </main>
                 <div class="guidance">
-                    {move || last_good.get().map(|(s, e)| view! {
+                    {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
                         <Checklist s=s.clone() e=e.clone() l=l />
                         <MeasureIt s=s e=e pasted=pasted tab=tab l=l />
                     })}

@@ -6,6 +6,7 @@ use crate::format::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
+use vramfit_core::estimate::CurveAxis;
 use vramfit_core::inverse::CurvePoint;
 use vramfit_i18n::{Key, Locale, PluralKey};
 
@@ -25,8 +26,11 @@ pub fn ContextChart(
     capacity: u64,
     /// Capacity minus headroom, bytes.
     usable: u64,
-    /// Largest context that fits, if any.
+    /// Largest context (or size, frames) that fits, if any.
     max_context: Option<u64>,
+    /// What the x axis is.
+    #[prop(optional)]
+    axis: Option<CurveAxis>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
@@ -58,22 +62,31 @@ pub fn ContextChart(
             )
         })
         .collect();
-    let ticks: Vec<u64> = [512u64, 2048, 8192, 32768, 131072, 524288, 2_097_152]
-        .into_iter()
+    let axis = axis.unwrap_or(CurveAxis::Context);
+    let tick_values: &[u64] = match axis {
+        CurveAxis::Context => &[512, 2048, 8192, 32768, 131072, 524288, 2_097_152],
+        CurveAxis::Resolution => &[256, 512, 768, 1024, 1536, 2048, 3072, 4096],
+        CurveAxis::Frames => &[9, 17, 33, 49, 81, 129, 257],
+    };
+    let ticks: Vec<u64> = tick_values
+        .iter()
+        .copied()
         .filter(|t| *t >= first.context_tokens && *t <= last.context_tokens)
         .collect();
-    let label = |t: u64| {
-        if t >= 1024 {
-            format!("{}k", t / 1024)
-        } else {
-            t.to_string()
-        }
+    let label = move |t: u64| match axis {
+        CurveAxis::Context if t >= 1024 => format!("{}k", t / 1024),
+        _ => t.to_string(),
+    };
+    let caption = match axis {
+        CurveAxis::Context => Key::ChartCaption,
+        CurveAxis::Resolution => Key::ResolutionChart,
+        CurveAxis::Frames => Key::FramesChart,
     };
     let cap_y = y(capacity as f64);
     let use_y = y(usable as f64);
     view! {
         <figure class="chart" data-testid="context-chart">
-            <figcaption>{t(l, Key::ChartCaption)}</figcaption>
+            <figcaption>{t(l, caption)}</figcaption>
             <svg viewBox=format!("0 0 {W} {H}") role="img"
                 aria-label=f(l, Key::ChartAria, &[
                     ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.context_tokens)),

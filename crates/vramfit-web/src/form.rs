@@ -3,6 +3,7 @@
 
 use crate::custom_form::CustomForm;
 use crate::engine_form::EngineForm;
+use crate::gen_form::GenForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
 use vramfit_core::estimate::{resolve_model, ScenarioError};
@@ -37,6 +38,8 @@ pub enum Input {
     Train(&'static str),
     /// A custom item, by position.
     Item(usize),
+    /// A generation setting, by scenario name.
+    Generation(&'static str),
 }
 
 /// What is wrong with a field.
@@ -92,6 +95,10 @@ pub struct Form {
     pub train: TrainForm,
     /// The custom items.
     pub custom: CustomForm,
+    /// The image generation knobs.
+    pub image: GenForm,
+    /// The video generation knobs.
+    pub video: GenForm,
 }
 
 impl Form {
@@ -106,6 +113,13 @@ impl Form {
             Workload::Train(t) => ("train", t.clone()),
             Workload::Inference(_) => ("serve", Train::default()),
             Workload::Custom(_) => ("custom", Train::default()),
+            Workload::GenerateImage(_) => ("image", Train::default()),
+            Workload::GenerateVideo(_) => ("video", Train::default()),
+        };
+        let (image, video) = match &s.workload {
+            Workload::GenerateImage(g) => (Some(g), None),
+            Workload::GenerateVideo(g) => (None, Some(g)),
+            _ => (None, None),
         };
         let custom = match &s.workload {
             Workload::Custom(c) => Some(c),
@@ -145,6 +159,8 @@ impl Form {
             workload: RwSignal::new(workload.into()),
             train: TrainForm::new(&train),
             custom: CustomForm::new(custom),
+            image: GenForm::new(image, false),
+            video: GenForm::new(video, true),
         }
     }
 
@@ -212,6 +228,8 @@ impl Form {
         let workload = match kind.as_str() {
             "train" => Workload::Train(self.train.train(&mut problems)),
             "custom" => Workload::Custom(self.custom.custom(&mut problems)),
+            "image" => Workload::GenerateImage(self.image.generation(false, &mut problems)),
+            "video" => Workload::GenerateVideo(self.video.generation(true, &mut problems)),
             _ => Workload::Inference(Inference {
                 context_tokens,
                 sequences,
@@ -266,6 +284,14 @@ fn input_of(field: Field) -> Option<Input> {
         Field::Engine(name) => Some(Input::Engine(name)),
         Field::Train(name) => Some(Input::Train(name)),
         Field::Item(i) => Some(Input::Item(i)),
+        Field::Generation(name) => Some(Input::Generation(match name {
+            "pipeline" => "pipeline",
+            "width" => "width",
+            "height" => "height",
+            "frames" => "frames",
+            "batch" => "batch",
+            _ => "pipeline",
+        })),
         Field::Version => None,
     }
 }

@@ -5,6 +5,7 @@ use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
 use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::format::params;
+use crate::gen_inputs::GenInputs;
 use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use leptos::prelude::*;
@@ -40,7 +41,7 @@ pub fn Inputs(
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
             <div class="workload-switch" role="radiogroup" aria-label=t(l, Key::WorkloadLabel) data-testid="workload">
-                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain), ("custom", Key::WorkloadCustom)].into_iter().map(|(v, k)| view! {
+                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain), ("image", Key::WorkloadImage), ("video", Key::WorkloadVideo), ("custom", Key::WorkloadCustom)].into_iter().map(|(v, k)| view! {
                     <label class="pill">
                         <input type="radio" name="workload" value=v data-testid=format!("workload-{v}")
                             prop:checked=move || form.workload.get() == v
@@ -49,7 +50,7 @@ pub fn Inputs(
                     </label>
                 }).collect_view()}
             </div>
-            <fieldset prop:hidden=move || form.workload.get() == "custom">
+            <fieldset prop:hidden=move || !matches!(form.workload.get().as_str(), "serve" | "train")>
                 <legend>{t(l, Key::ModelLegend)}</legend>
                 <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
                 <input id="model-filter" type="search" placeholder=t(l, Key::SearchPlaceholder)
@@ -144,6 +145,12 @@ pub fn Inputs(
             </Show>
             <Show when=move || form.workload.get() == "train">
                 <TrainInputs form=form.train problems=problems l=l />
+            </Show>
+            <Show when=move || form.workload.get() == "image">
+                <GenInputs form=form.image video=false problems=problems l=l />
+            </Show>
+            <Show when=move || form.workload.get() == "video">
+                <GenInputs form=form.video video=true problems=problems l=l />
             </Show>
             <Show when=move || form.workload.get() == "custom">
                 <CustomInputs form=form.custom problems=problems l=l />

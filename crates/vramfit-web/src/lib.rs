@@ -19,6 +19,8 @@ pub mod engine_form;
 pub mod engine_inputs;
 pub mod form;
 pub mod format;
+pub mod gen_form;
+pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
 pub mod measure_view;

@@ -6,6 +6,7 @@ use crate::chart::ContextChart;
 use crate::format::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
+use vramfit_core::estimate::CurveAxis;
 use vramfit_core::plan::{Plan, Verdict};
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale, PluralKey};
@@ -41,8 +42,9 @@ pub fn Answer(
         <EngineReport e=e.clone() l=l />
         <Warnings e=e.clone() l=l />
         <LimitsView e=e.clone() l=l />
+        <GenerationLimits e=e.clone() l=l />
         <Recommendation e=e.clone() l=l />
-        <RulesOfThumb e=e l=l />
+        {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
     }
 }
 
@@ -167,6 +169,35 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
                 })}
             </ul>
             <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens l=l />
+        </div>
+    }
+    .into_any()
+}
+
+/// For image and video generation: the largest size or frame count that fits, and the chart.
+#[component]
+fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
+    let Some(plan) = e
+        .plan
+        .clone()
+        .filter(|_| e.curve_axis != CurveAxis::Context)
+    else {
+        return ().into_any();
+    };
+    let value = e
+        .generation_max
+        .map_or_else(|| t(l, Key::NoneFits).to_string(), |v| l.integer(v));
+    let key = if e.curve_axis == CurveAxis::Frames {
+        Key::MaxFrames
+    } else {
+        Key::MaxResolution
+    };
+    view! {
+        <div class="limits" data-testid="generation-limits">
+            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
+            <ul><li data-testid="generation-max">{f(l, key, &[("value", &value)])}</li></ul>
+            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
+                max_context=e.generation_max l=l axis=e.curve_axis />
         </div>
     }
     .into_any()

@@ -275,6 +275,14 @@ pub fn problem(l: Locale, input: Input, p: &Problem) -> String {
         Problem::Range(RangeError::TooLarge { max }) => {
             f(l, Key::ProblemTooLarge, &[("max", &number(l, *max))])
         }
+        Problem::Range(RangeError::Between { min, max }) => f(
+            l,
+            Key::ProblemBetween,
+            &[("min", &number(l, *min)), ("max", &number(l, *max))],
+        ),
+        Problem::Range(RangeError::NotMultiple { of }) => {
+            f(l, Key::ProblemMultiple, &[("of", &of.to_string())])
+        }
         Problem::Range(RangeError::Invalid) => match input {
             Input::GpuMemory => t(l, Key::ProblemCardOrMemory).into(),
             Input::Engine("cache_type_v") => t(l, Key::ProblemQuantizedVNeedsFa).into(),

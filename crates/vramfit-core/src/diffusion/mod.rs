@@ -91,6 +91,24 @@ impl PartFormat {
         b * 800 / n
     }
 
+    /// Every format, widest first.
+    pub const ALL: [PartFormat; 9] = [
+        PartFormat::Fp32,
+        PartFormat::Bf16,
+        PartFormat::Fp16,
+        PartFormat::Fp8,
+        PartFormat::GgufQ8_0,
+        PartFormat::GgufQ6K,
+        PartFormat::GgufQ5KM,
+        PartFormat::GgufQ4KM,
+        PartFormat::Nf4,
+    ];
+
+    /// The format with this id.
+    pub fn from_id(s: &str) -> Option<PartFormat> {
+        PartFormat::ALL.into_iter().find(|f| f.id() == s)
+    }
+
     /// Stable id, as in scenario JSON.
     pub fn id(self) -> &'static str {
         match self {

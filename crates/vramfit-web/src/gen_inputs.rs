@@ -1,0 +1,88 @@
+//! The image / video generation fieldset: pipeline, size, frames, batch, guidance, attention,
+//! offload, VAE tiling and slicing, and the formats of the denoiser and text encoders.
+
+use crate::engine_inputs::{CheckField, SelectField};
+use crate::form::{Input, Problem};
+use crate::gen_form::GenForm;
+use crate::inputs::NumberField;
+use crate::text::{self, t};
+use leptos::prelude::*;
+use vramfit_core::diffusion::pipelines::PIPELINES;
+use vramfit_core::diffusion::PartFormat;
+use vramfit_i18n::{Key, Locale};
+
+/// The generation knobs.
+#[component]
+pub fn GenInputs(
+    /// Generation fields.
+    form: GenForm,
+    /// Video (frames) or image.
+    video: bool,
+    /// Current problems per field.
+    problems: Memo<Vec<(Input, Problem)>>,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let err = move |name: &'static str| {
+        Signal::derive(move || {
+            problems
+                .get()
+                .into_iter()
+                .find(|(i, _)| *i == Input::Generation(name))
+                .map(|(i, p)| text::problem(l, i, &p))
+        })
+    };
+    let pipeline = if video {
+        form.video_pipeline
+    } else {
+        form.image_pipeline
+    };
+    let pipelines: Vec<(&'static str, &'static str)> = PIPELINES
+        .iter()
+        .filter(|p| p.video == video)
+        .map(|p| (p.id, p.name))
+        .collect();
+    let has_t5 = move || {
+        let id = pipeline.get();
+        PIPELINES.iter().find(|p| p.id == id).is_some_and(|p| {
+            p.parts.iter().any(|x| x.id.contains("t5"))
+                && p.parts.iter().filter(|x| x.id.contains("clip")).count() > 0
+        })
+    };
+    let formats = move || {
+        let mut v = vec![("", t(l, Key::AsCheckpoint))];
+        v.extend(PartFormat::ALL.into_iter().map(|f| (f.id(), f.id())));
+        v
+    };
+    view! {
+        <fieldset data-testid="generation">
+            <legend>{t(l, Key::GenLegend)}</legend>
+            <SelectField id="pipeline" label=t(l, Key::PipelineLabel) value=pipeline options=pipelines />
+            <div class="row">
+                <NumberField id="width" label=t(l, Key::WidthLabel) value=form.width error=err("width") />
+                <NumberField id="height" label=t(l, Key::HeightLabel) value=form.height error=err("height") />
+            </div>
+            <div class="row">
+                {video.then(|| view! { <NumberField id="frames" label=t(l, Key::FramesLabel) value=form.frames error=err("frames") /> })}
+                <NumberField id="batch" label=t(l, Key::BatchLabel) value=form.batch error=err("batch") />
+            </div>
+            <p class="err" role="alert" data-testid="err-pipeline">{move || err("pipeline").get()}</p>
+            <CheckField id="guidance" label=t(l, Key::GuidanceLabel) value=form.guidance />
+            <div class="row">
+                <SelectField id="attention" label=t(l, Key::AttentionLabel) value=form.attention
+                    options=vec![("sdpa", t(l, Key::AttnSdpa)), ("naive", t(l, Key::AttnNaive))] />
+                <SelectField id="offload" label=t(l, Key::OffloadLabel) value=form.offload
+                    options=vec![("none", t(l, Key::OffloadNone)), ("model", t(l, Key::OffloadModel)), ("sequential", t(l, Key::OffloadSequential))] />
+            </div>
+            <CheckField id="vae_tiling" label=t(l, Key::VaeTiling) value=form.tiling />
+            <CheckField id="vae_slicing" label=t(l, Key::VaeSlicing) value=form.slicing />
+            <Show when=has_t5>
+                <CheckField id="drop_t5" label=t(l, Key::DropT5) value=form.drop_t5 />
+            </Show>
+            <div class="row">
+                <SelectField id="denoiser_format" label=t(l, Key::DenoiserFormat) value=form.denoiser_format options=formats() />
+                <SelectField id="text_encoder_format" label=t(l, Key::TextEncoderFormat) value=form.text_format options=formats() />
+            </div>
+        </fieldset>
+    }
+}
