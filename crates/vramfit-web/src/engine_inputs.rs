@@ -2,7 +2,7 @@
 
 use crate::engine_form::{EngineForm, ENGINES};
 use crate::form::{Input, Problem};
-use crate::inputs::NumberField;
+use crate::inputs::{field_error, NumberField};
 use crate::text::{self, t};
 use leptos::prelude::*;
 use vramfit_i18n::{Key, Locale};
@@ -17,15 +17,7 @@ pub fn EngineInputs(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let err = move |name: &'static str| {
-        Signal::derive(move || {
-            problems
-                .get()
-                .into_iter()
-                .find(|(i, _)| *i == Input::Engine(name))
-                .map(|(i, p)| text::problem(l, i, &p))
-        })
-    };
+    let err = move |name: &'static str| field_error(problems, Input::Engine(name), l);
     let is = move |name: &'static str| move || form.engine.get() == name;
     view! {
         <fieldset>

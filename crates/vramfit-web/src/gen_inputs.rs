@@ -4,8 +4,8 @@
 use crate::engine_inputs::{CheckField, SelectField};
 use crate::form::{Input, Problem};
 use crate::gen_form::GenForm;
-use crate::inputs::NumberField;
-use crate::text::{self, t};
+use crate::inputs::{field_error, NumberField};
+use crate::text::t;
 use leptos::prelude::*;
 use vramfit_core::diffusion::pipelines::PIPELINES;
 use vramfit_core::diffusion::PartFormat;
@@ -23,15 +23,7 @@ pub fn GenInputs(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let err = move |name: &'static str| {
-        Signal::derive(move || {
-            problems
-                .get()
-                .into_iter()
-                .find(|(i, _)| *i == Input::Generation(name))
-                .map(|(i, p)| text::problem(l, i, &p))
-        })
-    };
+    let err = move |name: &'static str| field_error(problems, Input::Generation(name), l);
     let pipeline = if video {
         form.video_pipeline
     } else {

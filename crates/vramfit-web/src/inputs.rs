@@ -28,15 +28,7 @@ pub fn Inputs(
     l: Locale,
 ) -> impl IntoView {
     let filter = RwSignal::new(String::new());
-    let error = move |input: Input| {
-        Signal::derive(move || {
-            problems
-                .get()
-                .into_iter()
-                .find(|(i, _)| *i == input)
-                .map(|(i, p)| text::problem(l, i, &p))
-        })
-    };
+    let error = move |input: Input| field_error(problems, input, l);
     let using_config = move || !form.config.get().trim().is_empty();
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
@@ -180,6 +172,21 @@ pub fn Inputs(
             </fieldset>
         </section>
     }
+}
+
+/// The translated problem of `input`, as a signal for its field.
+pub fn field_error(
+    problems: Memo<Vec<(Input, Problem)>>,
+    input: Input,
+    l: Locale,
+) -> Signal<Option<String>> {
+    Signal::derive(move || {
+        problems
+            .get()
+            .into_iter()
+            .find(|(i, _)| *i == input)
+            .map(|(i, p)| text::problem(l, i, &p))
+    })
 }
 
 /// A labelled text field for a number, with its problem shown below it.

@@ -3,8 +3,8 @@
 
 use crate::engine_inputs::{CheckField, SelectField};
 use crate::form::{Input, Problem};
-use crate::inputs::NumberField;
-use crate::text::{self, t};
+use crate::inputs::{field_error, NumberField};
+use crate::text::t;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
 use vramfit_i18n::{Key, Locale};
@@ -19,15 +19,7 @@ pub fn TrainInputs(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let err = move |name: &'static str| {
-        Signal::derive(move || {
-            problems
-                .get()
-                .into_iter()
-                .find(|(i, _)| *i == Input::Train(name))
-                .map(|(i, p)| text::problem(l, i, &p))
-        })
-    };
+    let err = move |name: &'static str| field_error(problems, Input::Train(name), l);
     let lora = move || form.method.get() != "full";
     let opts = move |pairs: &[(&'static str, Key)]| -> Vec<(&'static str, &'static str)> {
         pairs.iter().map(|&(v, k)| (v, t(l, k))).collect()

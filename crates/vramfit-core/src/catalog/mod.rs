@@ -120,6 +120,16 @@ pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
     DENSE_MODELS.iter().chain(MOE_AND_VLM_MODELS.iter())
 }
 
+/// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
+/// `window` tokens (`sliding_window`; Gemma 2 alternates, Gemma 3 `sliding_window_pattern` = 6).
+const fn with_swa(mut a: ModelArch, window: u32, global_every: u32) -> ModelArch {
+    a.sliding_window = Some(crate::model::SlidingWindow {
+        window,
+        global_every,
+    });
+    a
+}
+
 /// Looks a model up by id.
 pub fn model(id: &str) -> Option<&'static CatalogModel> {
     models().find(|m| m.id == id)

@@ -31,47 +31,8 @@
 //!
 //! Entries are ordered by family (as in [`Family::ALL`]), then by size.
 
-use super::CatalogModel;
-use crate::model::{Family, Mla, ModelArch, Moe, SlidingWindow, Vision};
-
-/// Builds a [`ModelArch`] from `config.json` values, in the order the config lists them here:
-/// layers, hidden, heads, KV heads, head width, MLP width, vocabulary, tied embeddings, context.
-#[allow(clippy::too_many_arguments)]
-const fn arch(
-    family: Family,
-    layers: u32,
-    hidden: u32,
-    heads: u32,
-    kv_heads: u32,
-    head_dim: u32,
-    intermediate: u32,
-    vocab: u32,
-    tied_embeddings: bool,
-    max_position: u32,
-) -> ModelArch {
-    ModelArch::dense(
-        family,
-        layers,
-        hidden,
-        heads,
-        kv_heads,
-        head_dim,
-        intermediate,
-        vocab,
-        tied_embeddings,
-        max_position,
-    )
-}
-
-/// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
-/// `window` tokens.
-const fn swa(mut a: ModelArch, window: u32, global_every: u32) -> ModelArch {
-    a.sliding_window = Some(SlidingWindow {
-        window,
-        global_every,
-    });
-    a
-}
+use super::{with_swa, CatalogModel};
+use crate::model::{Family, Mla, ModelArch, Moe, Vision};
 
 /// Adds mixture-of-experts layers.
 const fn with_moe(mut a: ModelArch, moe: Moe) -> ModelArch {
@@ -95,7 +56,7 @@ const fn with_vision(mut a: ModelArch, vision: Vision) -> ModelArch {
 /// `intermediate_size` 18432 is the MLP of the 3 leading dense layers.
 #[rustfmt::skip]
 const DEEPSEEK_V3_BASE: ModelArch =
-    arch(Family::DeepseekV3, 61, 7168, 128, 128, 192, 18432, 129280, false, 163840);
+    ModelArch::dense(Family::DeepseekV3, 61, 7168, 128, 128, 192, 18432, 129280, false, 163840);
 
 /// DeepSeek V3 / R1 with their latent attention and experts.
 const DEEPSEEK_V3_ARCH: ModelArch = with_moe(
@@ -148,7 +109,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 10_670_220_835,
         source: "HF safetensors metadata: BF16 10,670,220,835 (10.7B)",
         arch: with_vision(
-            arch(Family::Llama, 40, 4096, 32, 8, 128, 14336, 128256, false, 131072),
+            ModelArch::dense(Family::Llama, 40, 4096, 32, 8, 128, 14336, 128256, false, 131072),
             Vision {
                 params: 895_063_587,
                 tokens_per_image: 6404,
@@ -170,7 +131,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 7_570_000_000,
         source: "HF safetensors metadata: FP16 7.57B (exact figure not seen; the full checkpoint counts 7,566,747,648); 7,554,149,376 as vLLM loads it (-0.21 %)",
         arch: with_vision(
-            arch(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32064, false, 32768),
+            ModelArch::dense(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32064, false, 32768),
             Vision {
                 params: 311_892_992,
                 tokens_per_image: 2928,
@@ -189,7 +150,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 8_292_166_656,
         source: "HF safetensors metadata: BF16 8,292,166,656 (8.29B)",
         arch: with_vision(
-            arch(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 128000),
+            ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 128000),
             Vision {
                 params: 676_550_144,
                 tokens_per_image: 1024,
@@ -207,7 +168,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 73_400_000_000,
         source: "HF safetensors metadata: BF16 73.4B (exact figure not seen; computed 73,406,351,360)",
         arch: with_vision(
-            arch(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 128000),
+            ModelArch::dense(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 128000),
             Vision {
                 params: 700_147_712,
                 tokens_per_image: 1024,
@@ -227,8 +188,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 4_300_079_472,
         source: "HF safetensors metadata: BF16 4,300,079,472 (4.3B)",
         arch: with_vision(
-            swa(
-                arch(Family::Gemma3, 34, 2560, 8, 4, 256, 10240, 262208, true, 131072),
+            with_swa(
+                ModelArch::dense(Family::Gemma3, 34, 2560, 8, 4, 256, 10240, 262208, true, 131072),
                 1024,
                 6,
             ),
@@ -246,8 +207,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 12_187_325_040,
         source: "HF safetensors metadata: BF16 12,187,325,040 (12.2B)",
         arch: with_vision(
-            swa(
-                arch(Family::Gemma3, 48, 3840, 16, 8, 256, 15360, 262208, true, 131072),
+            with_swa(
+                ModelArch::dense(Family::Gemma3, 48, 3840, 16, 8, 256, 15360, 262208, true, 131072),
                 1024,
                 6,
             ),
@@ -265,8 +226,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 27_432_406_640,
         source: "HF safetensors metadata: BF16 27,432,406,640 (27.4B)",
         arch: with_vision(
-            swa(
-                arch(Family::Gemma3, 62, 5376, 32, 16, 128, 21504, 262208, true, 131072),
+            with_swa(
+                ModelArch::dense(Family::Gemma3, 62, 5376, 32, 16, 128, 21504, 262208, true, 131072),
                 1024,
                 6,
             ),
@@ -285,7 +246,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 46_702_792_704,
         source: "HF safetensors index total_size 93,405,585,408 B (BF16) = 46,702,792,704 (46.7B)",
         arch: with_moe(
-            arch(Family::Mixtral, 32, 4096, 32, 8, 128, 14336, 32000, false, 32768),
+            ModelArch::dense(Family::Mixtral, 32, 4096, 32, 8, 128, 14336, 32000, false, 32768),
             Moe {
                 experts: 8,
                 active: 2,
@@ -305,7 +266,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 140_630_071_296,
         source: "HF safetensors metadata: BF16 140,630,071,296 (141B)",
         arch: with_moe(
-            arch(Family::Mixtral, 56, 6144, 48, 8, 128, 16384, 32768, false, 65536),
+            ModelArch::dense(Family::Mixtral, 56, 6144, 48, 8, 128, 16384, 32768, false, 65536),
             Moe {
                 experts: 8,
                 active: 2,
@@ -326,7 +287,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 30_532_122_624,
         source: "HF safetensors metadata: BF16 30,532,122,624 (30.5B)",
         arch: with_moe(
-            arch(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 40960),
+            ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 40960),
             Moe {
                 experts: 128,
                 active: 8,
@@ -346,7 +307,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 235_093_634_560,
         source: "HF safetensors index total_size 470,187,269,120 B (BF16) = 235,093,634,560 (235B)",
         arch: with_moe(
-            arch(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 40960),
+            ModelArch::dense(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 40960),
             Moe {
                 experts: 128,
                 active: 8,
@@ -369,7 +330,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         source: "HF safetensors metadata: BF16 15,706,484,224 (15.7B)",
         arch: with_moe(
             with_mla(
-                arch(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
+                ModelArch::dense(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
                 Mla {
                     q_lora_rank: 0,
                     kv_lora_rank: 512,
@@ -422,8 +383,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 20_914_757_184,
         source: "model card: 20.91B total; GGUF general.parameter_count 20,914,757,184",
         arch: with_moe(
-            swa(
-                arch(Family::GptOss, 24, 2880, 64, 8, 64, 2880, 201088, false, 131072),
+            with_swa(
+                ModelArch::dense(Family::GptOss, 24, 2880, 64, 8, 64, 2880, 201088, false, 131072),
                 128,
                 2,
             ),
@@ -446,8 +407,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         published_params: 116_829_156_672,
         source: "model card: 116.83B total; GGUF general.parameter_count 116,829,156,672",
         arch: with_moe(
-            swa(
-                arch(Family::GptOss, 36, 2880, 64, 8, 64, 2880, 201088, false, 131072),
+            with_swa(
+                ModelArch::dense(Family::GptOss, 36, 2880, 64, 8, 64, 2880, 201088, false, 131072),
                 128,
                 2,
             ),
@@ -475,8 +436,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         source: "HF safetensors metadata: BF16 108,641,793,536 (109B, incl. the 0.87B vision encoder)",
         arch: with_vision(
             with_moe(
-                swa(
-                    arch(Family::Llama4, 48, 5120, 40, 8, 128, 16384, 202048, false, 10485760),
+                with_swa(
+                    ModelArch::dense(Family::Llama4, 48, 5120, 40, 8, 128, 16384, 202048, false, 10485760),
                     8192,
                     4,
                 ),
@@ -503,8 +464,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         source: "HF safetensors metadata: BF16 401,583,781,376 (card: 400B total, 17B active; incl. the 0.87B vision encoder)",
         arch: with_vision(
             with_moe(
-                swa(
-                    arch(Family::Llama4, 48, 5120, 40, 8, 128, 16384, 202048, false, 1048576),
+                with_swa(
+                    ModelArch::dense(Family::Llama4, 48, 5120, 40, 8, 128, 16384, 202048, false, 1048576),
                     8192,
                     4,
                 ),
