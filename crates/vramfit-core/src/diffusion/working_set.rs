@@ -1,0 +1,123 @@
+//! Working sets of the three phases: the text encoders' forward, one denoiser step (block
+//! working set and attention), and the VAE decode (full frame, tiles, slices, video chunks).
+
+use super::pipelines::Pipeline;
+use super::*;
+
+/// The geometry every phase shares.
+pub(super) struct Shape {
+    pub(super) latent_h: u64,
+    pub(super) latent_w: u64,
+    pub(super) latent_frames: u64,
+    pub(super) batch: u64,
+    pub(super) cfg_batch: u64,
+}
+
+pub(super) fn shape(p: &Pipeline, g: &Generation) -> Shape {
+    let cfg = p.cfg && g.guidance;
+    Shape {
+        latent_h: u64::from(g.height / p.vae_factor),
+        latent_w: u64::from(g.width / p.vae_factor),
+        latent_frames: u64::from((g.frames.max(1) - 1) / p.temporal_factor.max(1) + 1),
+        batch: u64::from(g.batch),
+        cfg_batch: u64::from(g.batch) * if cfg && p.cfg_batched { 2 } else { 1 },
+    }
+}
+
+/// Text-encoding working set of one encoder: prompts × tokens × hidden × 16 copies.
+pub(super) fn text_activations(p: &Pipeline, g: &Generation, l: &Loaded) -> u64 {
+    let prompts = if p.cfg && g.guidance { 2 } else { 1 };
+    prompts * u64::from(l.part.tokens) * u64::from(l.part.hidden) * 16 * l.format.act()
+}
+
+/// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
+/// latents and text embeddings.
+pub(super) fn denoise_activations(
+    p: &Pipeline,
+    g: &Generation,
+    s: &Shape,
+    format: PartFormat,
+) -> u64 {
+    let b = if p.runtime == Runtime::WanOfficial {
+        2
+    } else {
+        format.act()
+    };
+    let grid = (s.latent_h / u64::from(p.patch)) * (s.latent_w / u64::from(p.patch));
+    let image_tokens = grid * s.latent_frames;
+    let text = u64::from(p.text_tokens);
+    let heads = u64::from(p.denoiser_heads);
+    let naive = g.attention == Attention::Naive;
+    let work = if p.unet.is_empty() {
+        let tokens = image_tokens + if p.joint_text { text } else { 0 };
+        let block = tokens * u64::from(p.denoiser_hidden) * u64::from(p.block_x10) * b / 10
+            + tokens * u64::from(p.block_extra);
+        let scores = if naive {
+            heads * tokens * tokens * 2 * b
+        } else {
+            0
+        };
+        s.cfg_batch * (block + scores)
+    } else {
+        let mut skips = 0;
+        let mut peak = 0;
+        for level in p.unet {
+            let tokens = grid / u64::from(level.downscale * level.downscale).max(1);
+            let maps = tokens * u64::from(level.channels) * b;
+            skips += 3 * maps;
+            let scores = if naive && level.heads > 0 {
+                u64::from(level.heads) * tokens * tokens * 2 * b
+            } else {
+                0
+            };
+            peak = peak.max(16 * maps + scores);
+        }
+        s.cfg_batch * (peak + skips)
+    };
+    let latents =
+        4 * s.batch * u64::from(p.latent_channels) * s.latent_frames * s.latent_h * s.latent_w * 4;
+    let embeds = s.cfg_batch * text * 4096 * 2;
+    work + latents + embeds
+}
+
+/// VAE decode working set (see the module doc).
+pub(super) fn decode_activations(
+    p: &Pipeline,
+    g: &Generation,
+    s: &Shape,
+    vae_format: PartFormat,
+) -> u64 {
+    let v = &p.vae;
+    let fp32 = vae_format == PartFormat::Fp32 || v.upcast;
+    let (b, live) = if fp32 {
+        (4, v.live_x100_32)
+    } else {
+        (2, v.live_x100_16)
+    };
+    let (h, w) = (u64::from(g.height), u64::from(g.width));
+    let tiled = g.vae_tiling && (g.height > v.tile.0 || g.width > v.tile.1);
+    let (th, tw) = if tiled {
+        (u64::from(v.tile.0), u64::from(v.tile.1))
+    } else {
+        (h, w)
+    };
+    let down = u64::from(v.stage_downscale.max(1));
+    let map = u64::from(v.stage_channels) * (th / down) * (tw / down) * b;
+    let frames = u64::from(g.frames.max(1));
+    let chunk = if v.chunk_frames == 0 {
+        frames
+    } else {
+        frames.min(u64::from(v.chunk_frames))
+    };
+    let streams = if g.vae_slicing { 1 } else { s.batch };
+    let per_stream = map * chunk * u64::from(live) / 100 + map * u64::from(v.cache_x100) / 100;
+    // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
+    let out_one = 3 * frames * h * w * b;
+    let output = s.batch
+        * if tiled {
+            out_one * 16 / 9 + out_one
+        } else {
+            2 * out_one
+        };
+    streams * per_stream + output
+}
