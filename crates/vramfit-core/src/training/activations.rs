@@ -6,7 +6,10 @@
 //! Models": `sbh(34 + 5as/h)` in 16 bit, re-derived for these layers):
 //! - **Decoders** (pre-norm, SwiGLU, no dropout): `c·(5h + (2q + 2kv)/t + 4I/t)` — norm inputs and
 //!   outputs, q/k/v, the attention output, gate, up, their activation and product; MoE layers keep
-//!   `4·Ie` per routed expert a token visits plus the shared expert. Without a fused attention kernel
+//!   `4·Ie` per routed expert a token visits plus the shared expert. With LoRA / QLoRA the frozen
+//!   projections keep no input (autograd's `MmBackward` saves the input only for a weight that
+//!   requires a gradient): the normed input of the attention stays only if an attention projection
+//!   carries an adapter, the MLP's normed input only if gate / up do, the product only if down does. Without a fused attention kernel
 //!   the scores and their fp32 softmax add `a·s·(c + 4)/t`.
 //! - **BERT encoders** (post-norm, GELU, dropout, eager attention; notes §2 from torch's saved
 //!   tensors): fp32 `66h + 13as`, autocast `42h + 11as`.
@@ -16,7 +19,7 @@
 //! - With pipeline parallelism (1F1B) the first stage holds `pp` micro-batches of `L/pp` layers:
 //!   all `L` layers' worth, so `pp` does not reduce this term.
 
-use super::config::{Checkpointing, Train, TrainPrecision};
+use super::config::{Checkpointing, LoraTargets, Method, Train, TrainPrecision};
 use crate::model::ModelArch;
 
 /// Saved activations on one GPU: at the end of the forward, and at the peak of backward.
@@ -50,7 +53,16 @@ fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
         }
         None => 4 * u64::from(a.intermediate),
     };
-    let base = c * (5 * h + (2 * q + 2 * kv) / tp + mlp / tp);
+    let full = 5 * h + (2 * q + 2 * kv) / tp + mlp / tp;
+    let base = c * match t.method {
+        Method::Full => full,
+        Method::Lora | Method::Qlora => {
+            let mlp_targets = t.lora_targets == LoraTargets::AllLinear;
+            // Without an MLP adapter, the MLP's normed input (h) and the product (I) are not kept.
+            let unsaved = if mlp_targets { 0 } else { h + mlp / 4 / tp };
+            full - unsaved
+        }
+    };
     let scores = if t.flash_attention {
         0
     } else {
@@ -117,5 +129,37 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
         elements * c + elements * 8 / 8
     } else {
         elements * (c + 8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn frozen_projections_save_less_and_checkpointing_saves_least() {
+        let a = catalog::model("llama-3.1-8b-instruct")
+            .expect("catalog")
+            .arch;
+        let full = Train::default();
+        let lora = Train {
+            method: Method::Lora,
+            ..Train::default()
+        };
+        let ckpt = Train {
+            checkpointing: Checkpointing::Full,
+            ..Train::default()
+        };
+        let f = saved(&a, &full, 2, 2048).total;
+        let l = saved(&a, &lora, 2, 2048).total;
+        let c = saved(&a, &ckpt, 2, 2048).total;
+        assert!(l < f && c < l, "{f} {l} {c}");
+        // Eager attention adds the s² scores.
+        let eager = Train {
+            flash_attention: false,
+            ..Train::default()
+        };
+        assert!(saved(&a, &eager, 2, 2048).total > f);
     }
 }
