@@ -464,9 +464,10 @@ fn collect_warnings(
             bytes: base.footprint.get(1).0,
         });
     }
-    if plan.is_some_and(|p| p.host_bytes > 0) {
-        warnings.push(Warning::HostMemory {
-            bytes: plan.map_or(0, |p| p.host_bytes),
+    if let Some(bytes) = plan.map(|p| p.host_bytes).filter(|b| *b > 0) {
+        warnings.push(match base.generation {
+            Some(_) => Warning::OffloadHostMemory { bytes },
+            None => Warning::HostMemory { bytes },
         });
     }
 }

@@ -56,6 +56,11 @@ pub enum Warning {
         /// Bytes of the weights in their storage format.
         bytes: u64,
     },
+    /// A generation pipeline offloads parts to host RAM (model or sequential CPU offload).
+    OffloadHostMemory {
+        /// Host bytes needed.
+        bytes: u64,
+    },
     /// The engine keeps part of the model in host RAM (llama.cpp: the token embedding always,
     /// plus offloaded layers and their KV): budget it on the host.
     HostMemory {

@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "Die Engine benötigt außerdem {gib} GiB Host-RAM (Token-Embedding, ausgelagerte Schichten und deren KV-Cache, Host-Puffer). Planen Sie den RAM der Maschine ein, nicht nur die GPU.",
         WarnOutsideAllocator => "{gib} GiB pro GPU werden außerhalb des PyTorch-Allocators allokiert (CUDA-Kontext, NCCL, Engine-Puffer): torch.cuda.memory_* zeigt sie nicht an, nvidia-smi schon.",
         WarnModelFiles => "Festplatte: Allein die Gewichte belegen {gb} GB; halten Sie Platz für den Download, Konvertierungen und eine zweite Kopie beim Requantisieren frei.",
+        WarnOffloadHost => "Das Auslagern hält {gib} GiB der Pipeline im Host-RAM und lädt sie Teil für Teil auf die GPU: Planen Sie den RAM der Maschine ein und rechnen Sie mit langsameren Schritten.",
         FailNoRoom => "Die Engine startet nicht: Gewichte, Aktivierungen und Overhead füllen ihr Speicherbudget bereits aus, für den KV-Cache bleibt nichts übrig.",
         FailMaxModelLen => "Die Engine startet nicht: Ihr KV-Cache fasst {tokens}, weniger als eine Anfrage mit max_model_len = {len}. Kontext senken oder Speicheranteil erhöhen.",
         FailBudget => "Die Engine startet nicht: Der angeforderte Speicheranteil plus der CUDA-Kontext übersteigen die Karte. gpu_memory_utilization senken.",

@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "The engine also needs {gib} GiB of host RAM (the token embedding, offloaded layers and their KV cache, host buffers). Budget the machine's RAM, not only the GPU.",
         WarnOutsideAllocator => "{gib} GiB per GPU is allocated outside PyTorch's allocator (CUDA context, NCCL, engine buffers): torch.cuda.memory_* will not show it, nvidia-smi will.",
         WarnModelFiles => "Disk: the weights alone take {gb} GB; keep room for the download, conversions and a second copy when you requantise.",
+        WarnOffloadHost => "Offloading keeps {gib} GiB of the pipeline in host RAM and moves it to the GPU part by part: budget the machine's RAM, and expect slower steps.",
         FailNoRoom => "The engine will not start: weights, activations and overhead already fill its memory budget, leaving nothing for the KV cache.",
         FailMaxModelLen => "The engine will not start: its KV cache holds {tokens}, less than one request of max_model_len = {len}. Lower the context or raise the memory fraction.",
         FailBudget => "The engine will not start: the requested memory fraction plus the CUDA context exceed the card. Lower gpu_memory_utilization.",

@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "El motor también necesita {gib} GiB de RAM del host (el embedding de tokens, las capas descargadas y su caché KV, los búferes del host). Calcule también la RAM de la máquina, no solo la de la GPU.",
         WarnOutsideAllocator => "Se asignan {gib} GiB por GPU fuera del asignador de PyTorch (contexto CUDA, NCCL, búferes del motor): torch.cuda.memory_* no los mostrará, nvidia-smi sí.",
         WarnModelFiles => "Disco: solo los pesos ocupan {gb} GB; deje espacio para la descarga, las conversiones y una segunda copia si vuelve a cuantizar.",
+        WarnOffloadHost => "La descarga mantiene {gib} GiB del pipeline en la RAM del host y los pasa a la GPU por partes: prevea la RAM de la máquina y pasos más lentos.",
         FailNoRoom => "El motor no arrancará: los pesos, las activaciones y la sobrecarga ya llenan su presupuesto de memoria y no queda nada para la caché KV.",
         FailMaxModelLen => "El motor no arrancará: su caché KV admite {tokens}, menos que una solicitud de max_model_len = {len}. Reduzca el contexto o aumente la fracción de memoria.",
         FailBudget => "El motor no arrancará: la fracción de memoria solicitada más el contexto CUDA superan la memoria de la tarjeta. Reduzca gpu_memory_utilization.",

@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "Le moteur a aussi besoin de {gib} GiB de RAM hôte (embedding des jetons, couches déchargées et leur cache KV, tampons hôte). Prévoyez la RAM de la machine, pas seulement la mémoire GPU.",
         WarnOutsideAllocator => "Hors de l’allocateur de PyTorch : {gib} GiB par GPU (contexte CUDA, NCCL, tampons du moteur). torch.cuda.memory_* ne les montre pas, nvidia-smi si.",
         WarnModelFiles => "Disque : les poids seuls occupent {gb} GB ; prévoyez de la place pour le téléchargement, les conversions et une seconde copie en cas de requantification.",
+        WarnOffloadHost => "Le déchargement garde {gib} GiB du pipeline en RAM de l'hôte et les transfère vers le GPU partie par partie : prévoyez la RAM de la machine et des étapes plus lentes.",
         FailNoRoom => "Le moteur ne démarrera pas : les poids, les activations et le surcoût remplissent déjà son budget mémoire, sans rien laisser pour le cache KV.",
         FailMaxModelLen => "Le moteur ne démarrera pas : son cache KV contient {tokens}, moins qu’une seule requête de max_model_len = {len}. Réduisez le contexte ou augmentez la fraction de mémoire.",
         FailBudget => "Le moteur ne démarrera pas : la fraction de mémoire demandée plus le contexte CUDA dépassent la capacité de la carte. Réduisez gpu_memory_utilization.",

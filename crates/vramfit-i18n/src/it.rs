@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "Il motore richiede anche {gib} GiB di RAM dell'host (embedding dei token, layer scaricati sulla CPU con la relativa cache KV, buffer lato host). Dimensiona la RAM della macchina, non solo la GPU.",
         WarnOutsideAllocator => "{gib} GiB per GPU sono allocati fuori dall'allocatore di PyTorch (contesto CUDA, NCCL, buffer del motore): torch.cuda.memory_* non li vede, nvidia-smi sì.",
         WarnModelFiles => "Disco: i soli pesi occupano {gb} GB; lascia spazio per il download, le conversioni e una seconda copia se riquantizzi.",
+        WarnOffloadHost => "L'offload tiene {gib} GiB della pipeline nella RAM dell'host e li sposta sulla GPU una parte alla volta: prevedi la RAM della macchina e passi più lenti.",
         FailNoRoom => "Il motore non si avvierà: pesi, attivazioni e overhead esauriscono già il suo budget di memoria e per la cache KV non resta nulla.",
         FailMaxModelLen => "Il motore non si avvierà: la sua cache KV contiene {tokens}, meno di una singola richiesta con max_model_len = {len}. Riduci il contesto o aumenta la frazione di memoria.",
         FailBudget => "Il motore non si avvierà: la frazione di memoria richiesta più il contesto CUDA superano la capacità della scheda. Riduci gpu_memory_utilization.",

@@ -45,7 +45,7 @@ keys! {
         GuideWhat, GuideGrow, GuideShrink, GuideMeasure,
         WarnWithinHeadroom, WarnDoesNotFit, WarnNoPlan, WarnContextBeyondModel, WarnKvDominates,
         WarnTpIndivisible, WarnPcieOnly, WarnQuantized, WarnConcurrency, WarnHostMemory,
-        WarnOutsideAllocator, WarnModelFiles,
+        WarnOutsideAllocator, WarnModelFiles, WarnOffloadHost,
         FailNoRoom, FailMaxModelLen, FailBudget,
         VerdictFits, VerdictTight, VerdictDoesNotFit, VerdictTightConcurrency, VerdictNoCard,
         WordFits, WordTight, WordDoesNotFit,

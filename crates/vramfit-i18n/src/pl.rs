@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "Silnik potrzebuje też {gib} GiB RAM-u hosta (embedding tokenów, warstwy przeniesione na CPU i ich cache KV, bufory hosta). Zaplanuj pamięć RAM całej maszyny, nie tylko GPU.",
         WarnOutsideAllocator => "{gib} GiB na każdą kartę GPU jest alokowane poza alokatorem PyTorcha (kontekst CUDA, NCCL, bufory silnika): torch.cuda.memory_* tego nie pokaże, nvidia-smi – owszem.",
         WarnModelFiles => "Dysk: same wagi zajmują {gb} GB; zostaw miejsce na pobieranie, konwersje i drugą kopię przy ponownej kwantyzacji.",
+        WarnOffloadHost => "Offload trzyma {gib} GiB potoku w pamięci RAM hosta i przenosi je na GPU część po części: zaplanuj RAM maszyny i licz się z wolniejszymi krokami.",
         FailNoRoom => "Silnik się nie uruchomi: wagi, aktywacje i narzut już wypełniają jego budżet pamięci i na cache KV nic nie zostaje.",
         FailMaxModelLen => "Silnik się nie uruchomi: jego cache KV mieści {tokens}, czyli mniej niż jedno żądanie o max_model_len = {len}. Skróć kontekst lub zwiększ ułamek pamięci.",
         FailBudget => "Silnik się nie uruchomi: żądany ułamek pamięci razem z kontekstem CUDA przekracza pojemność karty. Obniż gpu_memory_utilization.",

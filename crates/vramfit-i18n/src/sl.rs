@@ -155,6 +155,7 @@ pub fn text(k: Key) -> &'static str {
         WarnHostMemory => "Pogon potrebuje tudi {gib} GiB RAM-a gostitelja (vložitve žetonov, plasti, prenesene na gostitelja, in njihov predpomnilnik KV, medpomnilniki gostitelja). Načrtujte RAM celotnega stroja, ne le GPE.",
         WarnOutsideAllocator => "Zunaj alokatorja PyTorcha je na vsaki GPE dodeljeno {gib} GiB (kontekst CUDA, NCCL, medpomnilniki pogona): torch.cuda.memory_* tega ne pokaže, nvidia-smi pa.",
         WarnModelFiles => "Disk: že same uteži zasedejo {gb} GB; pustite prostor za prenos, pretvorbe in drugo kopijo ob ponovni kvantizaciji.",
+        WarnOffloadHost => "Prenos na CPE hrani {gib} GiB cevovoda v RAM-u gostitelja in ga po delih premika na GPE: načrtujte RAM računalnika in računajte s počasnejšimi koraki.",
         FailNoRoom => "Pogon se ne bo zagnal: uteži, aktivacije in dodatna poraba že zapolnijo njegov pomnilniški proračun, za predpomnilnik KV pa ne ostane nič.",
         FailMaxModelLen => "Pogon se ne bo zagnal: zmogljivost njegovega predpomnilnika KV ({tokens}) ne zadošča niti za eno zahtevo z max_model_len = {len}. Skrajšajte kontekst ali povečajte delež pomnilnika.",
         FailBudget => "Pogon se ne bo zagnal: zahtevani delež pomnilnika skupaj s kontekstom CUDA presega kartico. Znižajte gpu_memory_utilization.",

@@ -236,6 +236,9 @@ pub fn warning(l: Locale, w: &Warning) -> String {
             ],
         ),
         Warning::HostMemory { bytes } => f(l, Key::WarnHostMemory, &[("gib", &gib(l, *bytes))]),
+        Warning::OffloadHostMemory { bytes } => {
+            f(l, Key::WarnOffloadHost, &[("gib", &gib(l, *bytes))])
+        }
         Warning::OutsideAllocator { bytes } => {
             f(l, Key::WarnOutsideAllocator, &[("gib", &gib(l, *bytes))])
         }
