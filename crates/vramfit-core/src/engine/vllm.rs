@@ -19,6 +19,7 @@
 //!   workspace allocated inside the profile. Default `max_num_batched_tokens`: V1 8192
 //!   (`vllm serve`); V0 `max(max_model_len, 2048)` without chunked prefill, which V0 enables by
 //!   itself above 32768 tokens (then 2048).
+//!   V1 adds, for vision models, the encoder cache of the dummy images (`encoder_cache`).
 //! - **KV cache** = budget − weights − non-torch − activation peak; **tokens** = whole 16-token
 //!   blocks of `bytes per token` (`CacheEngine.get_cache_block_size`); **maximum concurrency** =
 //!   tokens / `max_model_len`. Start-up fails if the cache cannot hold one `max_model_len` request
@@ -152,6 +153,23 @@ pub fn lora_slots(inp: &BudgetInputs, r: u64) -> u64 {
     u64::from(a.layers) * r * (7 * h + 2 * q + 2 * kv + 3 * i) * 2
 }
 
+/// V1 profiles a vision tower by encoding as many dummy images as the encoder budget
+/// (`max_num_batched_tokens` image tokens) holds and keeps their outputs in the encoder cache
+/// while the language model's dummy run executes (`gpu_model_runner.py::profile_run`): `items ×
+/// tokens_per_image × H × b`, plus the dummy `pixel_values` in fp32 (one 14 × 14 × 3 patch per image
+/// token). V0 profiles without the encoder cache.
+fn encoder_cache(v: &Vllm, inp: &BudgetInputs, batched_tokens: u64) -> u64 {
+    match (v.version, inp.arch.vision) {
+        (VllmVersion::V1, Some(vision)) if vision.tokens_per_image > 0 => {
+            let per_image = u64::from(vision.tokens_per_image);
+            let items = batched_tokens / per_image;
+            let b = inp.weights.compute_bytes();
+            items * per_image * (u64::from(inp.arch.hidden) * b + 14 * 14 * 3 * 4)
+        }
+        _ => 0,
+    }
+}
+
 /// One GPU's budget under vLLM.
 pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     let tp = inp.tp();
@@ -176,8 +194,9 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         VllmVersion::V1 => seqs.min(tokens),
         _ => seqs,
     };
-    let activation =
-        activations::peak(inp, tp, tokens, profile_seqs) + runtime::cublas_workspace(inp.gpu_arch);
+    let activation = activations::peak(inp, tp, tokens, profile_seqs)
+        + runtime::cublas_workspace(inp.gpu_arch)
+        + encoder_cache(v, inp, tokens);
 
     let bnb = matches!(
         inp.weights,
