@@ -26,6 +26,8 @@ pub enum Split {
     Layers,
     /// Data parallel training (DDP, ZeRO, FSDP; with the workload's own tensor/pipeline degrees).
     DataParallel,
+    /// Training recommended fully sharded (FSDP full shard / ZeRO-3) over the cards.
+    Sharded,
     /// Independent replicas, each a full model serving a share of the sequences.
     Replicas,
 }
@@ -154,7 +156,9 @@ impl Plan {
         let count = count.max(1);
         let (tensor_parallel, replicas) = match split {
             Split::Single => (1, 1),
-            Split::TensorParallel | Split::Layers | Split::DataParallel => (count, 1),
+            Split::TensorParallel | Split::Layers | Split::DataParallel | Split::Sharded => {
+                (count, 1)
+            }
             Split::Replicas => (1, count),
         };
         let sequences = base.sequences.div_ceil(u64::from(replicas));

@@ -6,6 +6,8 @@
 //!    split for llama.cpp and Transformers — choosing
 //!    the least total memory, then NVLink / xGMI over PCIe, then fewer cards. PCIe-only plans carry a
 //!    warning: every layer's all-reduce crosses PCIe.
+//!    Training with DDP is offered fully sharded (FSDP / ZeRO-3) instead, since replicated state
+//!    never shrinks with more cards.
 //! 3. For serving several independent sequences, replicas: `r` smaller cards each running a full copy
 //!    and `⌈sequences / r⌉` of the sequences — offered when it needs a smaller card than the plan above.
 //!
@@ -14,6 +16,7 @@
 use crate::budget::BudgetInputs;
 use crate::catalog::GPUS;
 use crate::plan::{multi_gpu_split, Card, Plan, Split, Verdict};
+use crate::training::{Sharding, Train};
 use serde::Serialize;
 
 /// Tensor-parallel sizes tried.
@@ -65,10 +68,25 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
 
 fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
+    // Training that replicates its state (DDP) gains nothing from more cards: the plan offered is
+    // the same run fully sharded (FSDP / ZeRO-3), which is what makes several cards hold it.
+    let sharded;
+    let mut inputs = *base;
+    let mut sharded_split = None;
+    if let Some(t) = base.train.filter(|t| t.sharding == Sharding::Ddp) {
+        sharded = Train {
+            sharding: Sharding::Zero3,
+            ..t.clone()
+        };
+        inputs.train = Some(&sharded);
+        sharded_split = Some(Split::Sharded);
+    }
+    let base = &inputs;
     for n in TP_SIZES {
         let Some(split) = multi_gpu_split(base.arch, base.engine, base.workload, n) else {
             continue;
         };
+        let split = sharded_split.unwrap_or(split);
         if split == Split::Replicas {
             // Copies of the whole job on more cards never lower the memory per card.
             continue;

@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "Optimiererzustände auf die CPU auslagern",
         OffloadParams => "Parameter auf die CPU auslagern",
         SplitDataParallel => "Datenparallelität",
+        SplitSharded => "vollständig verteilt: FSDP / ZeRO-3",
         PeakPhase => "Phase mit dem Spitzenwert: {phase}",
         PhaseForward => "Ende des Forward-Passes",
         PhaseBackward => "Backward-Pass",

@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "offload optimizer states to CPU",
         OffloadParams => "offload parameters to CPU",
         SplitDataParallel => "data parallel",
+        SplitSharded => "fully sharded: FSDP / ZeRO-3",
         PeakPhase => "Peak set by: {phase}",
         PhaseForward => "end of the forward pass",
         PhaseBackward => "the backward pass",

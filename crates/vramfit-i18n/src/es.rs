@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "descargar los estados del optimizador a la CPU",
         OffloadParams => "descargar los parámetros a la CPU",
         SplitDataParallel => "paralelismo de datos",
+        SplitSharded => "totalmente particionado: FSDP / ZeRO-3",
         PeakPhase => "Fase que marca el pico: {phase}",
         PhaseForward => "final de la pasada hacia delante",
         PhaseBackward => "pasada hacia atrás",

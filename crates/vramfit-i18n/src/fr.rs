@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "décharger les états de l’optimiseur vers le CPU",
         OffloadParams => "décharger les paramètres vers le CPU",
         SplitDataParallel => "parallélisme de données",
+        SplitSharded => "entièrement partitionné : FSDP / ZeRO-3",
         PeakPhase => "Phase du pic de mémoire : {phase}",
         PhaseForward => "fin de la passe avant",
         PhaseBackward => "passe arrière",

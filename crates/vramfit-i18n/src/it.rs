@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "scarica gli stati dell'ottimizzatore sulla CPU",
         OffloadParams => "scarica i parametri sulla CPU",
         SplitDataParallel => "parallelismo dei dati",
+        SplitSharded => "completamente partizionato: FSDP / ZeRO-3",
         PeakPhase => "Fase del picco: {phase}",
         PhaseForward => "fine del passaggio forward",
         PhaseBackward => "passaggio backward",

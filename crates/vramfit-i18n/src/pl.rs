@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "przenieś stany optymalizatora na CPU",
         OffloadParams => "przenieś parametry na CPU",
         SplitDataParallel => "równoległość danych",
+        SplitSharded => "pełny podział stanu: FSDP / ZeRO-3",
         PeakPhase => "Szczyt przypada na: {phase}",
         PhaseForward => "koniec przejścia w przód",
         PhaseBackward => "przejście wstecz",

@@ -293,6 +293,7 @@ pub fn text(k: Key) -> &'static str {
         OffloadOptimizer => "prenesi stanja optimizatorja na CPE",
         OffloadParams => "prenesi parametre na CPE",
         SplitDataParallel => "podatkovni paralelizem",
+        SplitSharded => "popolnoma razdeljeno: FSDP / ZeRO-3",
         PeakPhase => "Vrh porabe: {phase}",
         PhaseForward => "konec prehoda naprej",
         PhaseBackward => "vzvratni prehod",

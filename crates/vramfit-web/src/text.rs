@@ -405,6 +405,7 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
         Split::Layers => Key::SplitLayers,
         Split::Replicas => Key::SplitReplicas,
         Split::DataParallel => Key::SplitDataParallel,
+        Split::Sharded => Key::SplitSharded,
     };
     format!("{base} ({})", t(l, how))
 }
