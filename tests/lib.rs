@@ -42,3 +42,19 @@ pub fn sync_readme_section(name: &str, table: &str) -> Result<(), String> {
         "README.md's {name} table is stale: run `UPDATE_README=1 cargo test -p vramfit-tests` and commit"
     ))
 }
+
+/// Ends an accuracy report: prints the markdown `rows`, fails on any case outside its bound (listed
+/// in `failures`), then checks the README section `name` holds the same table.
+#[track_caller]
+pub fn finish_report(name: &str, rows: &[String], failures: &[String]) {
+    let table = rows.join("\n") + "\n";
+    println!("{table}");
+    assert!(
+        failures.is_empty(),
+        "outside the bounds:\n{}",
+        failures.join("\n")
+    );
+    if let Err(e) = sync_readme_section(name, &table) {
+        panic!("{e}");
+    }
+}

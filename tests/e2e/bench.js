@@ -1,28 +1,11 @@
 // Time to interactive and input→update latency of the built app in headless Chromium.
 // Used by scripts/bench; serves dist/ itself on a free port.
-const { chromium } = require('@playwright/test');
-const http = require('http');
-const fs = require('fs');
-const path = require('path');
-
-const dist = path.resolve(__dirname, '../../dist');
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
-const server = http.createServer((req, res) => {
-  const file = path.join(dist, decodeURIComponent(req.url.split('?')[0]).replace(/\/$/, '/index.html'));
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-    res.end(data);
-  });
-});
+const { serveDist, launchChromium } = require('./dist-server');
 
 (async () => {
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const server = await serveDist();
+  const url = server.url;
+  const browser = await launchChromium();
   const tti = [];
   const update = [];
   for (let i = 0; i < 5; i++) {

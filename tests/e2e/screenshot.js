@@ -1,30 +1,16 @@
 // Screenshots of the built app for review: desktop and phone, light and dark.
 // Usage: node screenshot.js OUT_DIR [QUERY]   (serves dist/ itself)
-const { chromium } = require('@playwright/test');
-const http = require('http');
 const fs = require('fs');
 const path = require('path');
+const { serveDist, launchChromium } = require('./dist-server');
 
-const dist = path.resolve(__dirname, '../../dist');
 const out = path.resolve(process.argv[2] || '.');
 const query = process.argv[3] || '';
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
-const server = http.createServer((req, res) => {
-  const file = path.join(dist, decodeURIComponent(req.url.split('?')[0]).replace(/\/$/, '/index.html'));
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-    res.end(data);
-  });
-});
 
 (async () => {
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${server.address().port}/${query}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const server = await serveDist();
+  const url = server.url + query;
+  const browser = await launchChromium();
   fs.mkdirSync(out, { recursive: true });
   const shots = [
     { name: 'desktop', viewport: { width: 1440, height: 1000 }, colorScheme: 'light' },

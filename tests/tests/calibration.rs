@@ -17,7 +17,7 @@
 //! serves them all, and the misses are printed.
 
 use serde_json::{json, Value};
-use vramfit_tests::{calibration_file, sync_readme_section};
+use vramfit_tests::{calibration_file, finish_report};
 
 const GIB: f64 = (1u64 << 30) as f64;
 
@@ -178,14 +178,5 @@ fn vllm_profiles_accuracy() {
             cell(conc, get("max_concurrency"), 2),
         ));
     }
-    let table = rows.join("\n") + "\n";
-    println!("{table}");
-    assert!(
-        failures.is_empty(),
-        "outside the bounds:\n{}",
-        failures.join("\n")
-    );
-    if let Err(e) = sync_readme_section("accuracy-vllm", &table) {
-        panic!("{e}");
-    }
+    finish_report("accuracy-vllm", &rows, &failures);
 }

@@ -13,7 +13,7 @@
 //!   holds (everything but the CUDA context, NCCL and the allocator's own reserve). Bound: 15 %.
 
 use serde_json::{json, Value};
-use vramfit_tests::{calibration_file, sync_readme_section};
+use vramfit_tests::{calibration_file, finish_report};
 
 const MIB: f64 = (1u64 << 20) as f64;
 const GIB: f64 = (1u64 << 30) as f64;
@@ -170,14 +170,5 @@ fn training_accuracy() {
             est["plan"]["peak_phase"].as_str().unwrap_or("–"),
         ));
     }
-    let table = rows.join("\n") + "\n";
-    println!("{table}");
-    assert!(
-        failures.is_empty(),
-        "outside the bounds:\n{}",
-        failures.join("\n")
-    );
-    if let Err(e) = sync_readme_section("accuracy-training", &table) {
-        panic!("{e}");
-    }
+    finish_report("accuracy-training", &rows, &failures);
 }
