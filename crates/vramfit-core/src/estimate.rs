@@ -95,6 +95,9 @@ pub struct Estimate {
     pub max_concurrency: Option<f64>,
     /// Host RAM the plan needs beyond the GPUs (llama.cpp partial offload), bytes.
     pub host_bytes: u64,
+    /// Host RAM to plan for the machine: what the plan keeps on the host, and at least the weights
+    /// once, which loading stages in RAM.
+    pub host_ram_bytes: u64,
     /// Largest context / sequences / budget fraction on the plan's cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limits: Option<Limits>,
@@ -382,6 +385,11 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         kv_cache_tokens: kv.map(|k| k.kv_cache_tokens),
         max_concurrency: kv.map(|k| k.max_concurrency),
         host_bytes: plan.as_ref().map_or(0, |p| p.host_bytes),
+        host_ram_bytes: plan.as_ref().map_or(0, |p| p.host_bytes).max(if llm {
+            base.footprint.get(1).0
+        } else {
+            0
+        }),
         limits: plan_limits,
         context_curve: curve,
         curve_axis,

@@ -27,7 +27,7 @@
 //! (gpt-oss) quantise only the routed experts. GGUF quantises the embedding and the head too and
 //! keeps 1-D tensors in f32.
 
-use crate::gguf::{self, GgmlType, GgufContext, GgufPreset, GgufTensor};
+use crate::gguf::{self, GgufContext, GgufPreset, GgufTensor};
 use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -322,11 +322,6 @@ fn gguf_context(t: &Tensor, arch: &ModelArch) -> GgufContext {
         n_expert: arch.moe.map_or(0, |m| m.experts),
         row_len: t.cols,
     }
-}
-
-/// The ggml type of a tensor under a GGUF preset (for reports).
-pub fn gguf_type_of(preset: GgufPreset, t: &Tensor, arch: &ModelArch) -> GgmlType {
-    gguf::tensor_type(preset, gguf_kind(t.kind, arch), &gguf_context(t, arch))
 }
 
 impl Serialize for WeightFormat {

@@ -49,10 +49,7 @@ pub fn Checklist(
     items.push(f(
         l,
         Key::CheckHostDisk,
-        &[(
-            "ram",
-            &gib(l, e.host_bytes.max(e.rules_of_thumb.weights_only_bytes)),
-        )],
+        &[("ram", &gib(l, e.host_ram_bytes))],
     ));
     view! {
         <section class="guide" data-testid="checklist">

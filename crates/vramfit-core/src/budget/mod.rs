@@ -90,8 +90,6 @@ pub struct Component {
 pub struct Footprint {
     /// Per tp: (weight bytes, allocator rounding of the weights).
     by_tp: BTreeMap<u64, (u64, u64)>,
-    /// Bytes of the largest single weight tensor per GPU at tp = 1.
-    pub largest_tensor: u64,
 }
 
 impl Footprint {
@@ -104,21 +102,14 @@ impl Footprint {
         unquantized: &[String],
     ) -> Footprint {
         let mut by_tp = BTreeMap::new();
-        let mut largest_tensor = 0;
         for &tp in tps {
             let tensors = weights::per_gpu_tensors(arch, format, tp.max(1), unquantized);
-            if tp <= 1 {
-                largest_tensor = tensors.iter().copied().max().unwrap_or(0);
-            }
             by_tp.insert(
                 tp.max(1),
                 (weights::total(&tensors), reserve::per_gpu(&tensors)),
             );
         }
-        Footprint {
-            by_tp,
-            largest_tensor,
-        }
+        Footprint { by_tp }
     }
 
     /// (weights, allocator rounding) on one GPU of a `tp`-way group; zero if `tp` was not prepared.

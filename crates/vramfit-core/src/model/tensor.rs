@@ -321,15 +321,4 @@ impl ModelArch {
     pub fn param_count(&self) -> u64 {
         self.tensors().iter().map(Tensor::numel).sum()
     }
-
-    /// Parameters a token passes through (dense models: all; MoE: the active experts only).
-    pub fn active_param_count(&self) -> u64 {
-        self.tensors()
-            .iter()
-            .map(|t| match (t.kind.is_expert(), self.moe) {
-                (true, Some(m)) => t.numel() / u64::from(m.experts.max(1)) * u64::from(m.active),
-                _ => t.numel(),
-            })
-            .sum()
-    }
 }
