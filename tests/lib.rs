@@ -1,5 +1,5 @@
-//! Shared helpers for the cross-crate tests: locating `../shared/calibration/`, and keeping the
-//! README's generated tables in sync with what the tests print.
+//! Shared helpers for the cross-crate tests: locating the calibration cases in `tests/calibration/`,
+//! and keeping the README's generated tables in sync with what the tests print.
 
 use std::path::PathBuf;
 
@@ -11,13 +11,10 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// A file of the shared calibration set (`../shared/calibration/NAME` beside the repository).
+/// A file of the calibration set (`tests/calibration/NAME`, in the repository: a clone has no
+/// other folder beside it).
 pub fn calibration_file(name: &str) -> PathBuf {
-    repo_root()
-        .join("..")
-        .join("shared")
-        .join("calibration")
-        .join(name)
+    repo_root().join("tests").join("calibration").join(name)
 }
 
 /// Checks that the README holds `table` between `<!-- NAME:start -->` and `<!-- NAME:end -->`;

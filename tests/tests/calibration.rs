@@ -1,4 +1,4 @@
-//! Accuracy report against the public vLLM start-up profiles in `../shared/calibration/`.
+//! Accuracy report against the public vLLM start-up profiles in `tests/calibration/`.
 //!
 //! Each case runs through the CLI's scenario path (`vramfit_cli::run_value`) with the vLLM engine:
 //! the model's `config.json` from `configs.json` as `hf_config`, the case's weight format, card

@@ -1,4 +1,4 @@
-//! Accuracy report against the measured training peaks in `../shared/calibration/training.json`.
+//! Accuracy report against the measured training peaks in `tests/calibration/training.json`.
 //!
 //! Each case runs through the CLI's scenario path with a `train` workload built from the case:
 //! - **BERT rows** (HF Transformers docs, "model training anatomy"): device-level memory read by

@@ -32,8 +32,8 @@
 //! scale by a ratio. Windows / WSL (WDDM) report differently (an RTX 4090 shows 24563 MiB to torch
 //! there); the catalog uses Linux figures, where vLLM, SGLang and most training run. Totals also
 //! move by up to ~0.2 GiB between driver versions (a T4 has been seen at 14.56–14.75 GiB, an A10G
-//! at 22.06–22.30 GiB); where the shared calibration file
-//! (`shared/calibration/gpu_reported_memory.json`) has a value it is used, otherwise the smallest
+//! at 22.06–22.30 GiB); where the calibration file in the repository
+//! (`tests/calibration/gpu_reported_memory.json`, each value with its public source) has a value it is used, otherwise the smallest
 //! Linux observation, which is the conservative side for a fit check.
 //!
 //! # Observed entries

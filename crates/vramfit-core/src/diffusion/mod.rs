@@ -1,6 +1,6 @@
 //! Image and video generation: the per-GPU memory of a diffusion pipeline (text encoders →
 //! denoiser → VAE decode), phase by phase, from the mechanisms traced in diffusers 0.30–0.32,
-//! transformers 4.47 and the official Wan2.1 code (notes: `shared/engines/diffusion-memory.md`).
+//! transformers 4.47 and the official Wan2.1 code (`diffusers/pipelines/*/pipeline_*.py`, `wan/modules/{model,vae,t5}.py`).
 //!
 //! **Peak = max over phases** (text encoding, denoising, decoding) of the weights resident in the
 //! phase + that phase's working set + CUDA context, cuBLAS workspace and the allocator's pooled

@@ -2,7 +2,7 @@
 //! denoiser's block working set and the VAE decode loop of each pipeline.
 //!
 //! Parameter counts come from meta instantiation of the diffusers 0.32.2 / transformers 4.47.1
-//! classes (`shared/engines/diffusion-memory.md` §2) unless a part says otherwise:
+//! classes (`torch.device('meta')` construction of each part's `from_config`) unless a part says otherwise:
 //! - Wan2.1 DiTs: `wan/configs/wan_t2v_1_3B.py` / `wan_t2v_14B.py` (dim, ffn_dim, layers) through
 //!   `wan/modules/model.py::WanModel` (blocks of q,k,v,o self- and cross-attention, gelu FFN,
 //!   6·dim modulation; patch, text, time embeddings and head): 1,418,996,800 and 14,288,491,584.

@@ -1,6 +1,6 @@
 //! llama.cpp: model buffers per device, a KV buffer of `n_ctx` cells, a compute buffer sized by
-//! `n_ubatch`, and what partial offload leaves in host RAM (notes:
-//! `shared/engines/llamacpp-sglang-transformers.md` §1, traced in llama.cpp's source).
+//! `n_ubatch`, and what partial offload leaves in host RAM (traced in
+//! llama.cpp's source).
 //!
 //! - **Placement** (`src/llama-model.cpp::load_tensors`, since #18148): `n_gpu_layers` counts the
 //!   repeating layers plus one output layer; `i_gpu_start = max(n_layer + 1 − ngl, 0)` and layer

@@ -1,5 +1,5 @@
-//! SGLang: weights + KV pool ≈ `mem_fraction_static × free memory before loading` (notes:
-//! `shared/engines/llamacpp-sglang-transformers.md` §2).
+//! SGLang: weights + KV pool ≈ `mem_fraction_static × free memory before loading` (traced in
+//! `python/sglang/srt/model_executor/model_runner.py`).
 //!
 //! - `model_runner.py::profile_max_num_token` (2024–2025; `kv_cache_configurator.py::
 //!   _profile_available_bytes` since 2026): `rest = free_after_weights − free_before·(1 − mfs)`, so

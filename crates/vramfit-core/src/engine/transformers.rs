@@ -1,5 +1,5 @@
 //! Hugging Face Transformers `generate`: weights + a growing cache + one layer's working set
-//! (notes: `shared/engines/llamacpp-sglang-transformers.md` §3; `cache_utils.py`,
+//! (traced in `src/transformers/cache_utils.py`,
 //! `generation/utils.py`, `modeling_llama.py`, `integrations/sdpa_attention.py`).
 //!
 //! Two phases, the larger sets the peak (B = batch, s = prompt, T = prompt + new tokens, p = model

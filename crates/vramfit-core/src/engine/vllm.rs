@@ -1,5 +1,5 @@
 //! vLLM: what it reports at start-up (weights, non-torch memory, activation peak, KV cache GiB,
-//! KV tokens, maximum concurrency), from its source (notes: `shared/engines/vllm-memory.md`).
+//! KV tokens, maximum concurrency), from its source (`vllm/worker/worker.py::determine_num_available_blocks`, `vllm/v1/worker/gpu_worker.py`).
 //!
 //! - **Budget** = `total_gpu_memory × gpu_memory_utilization` (`worker.py::determine_num_available_blocks`
 //!   in V0, `v1/worker/gpu_worker.py::determine_available_memory` in V1).

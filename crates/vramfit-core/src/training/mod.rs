@@ -1,6 +1,6 @@
 //! Training and fine-tuning budgets: full, LoRA, QLoRA; precision policies; optimizers; activation
-//! checkpointing; DDP / ZeRO / FSDP sharding, tensor and pipeline parallel, CPU offload. Notes:
-//! `shared/engines/training-memory.md` (traced in PyTorch, transformers, bitsandbytes, torchtune).
+//! checkpointing; DDP / ZeRO / FSDP sharding, tensor and pipeline parallel, CPU offload. Traced in PyTorch (`torch/optim/adamw.py`,
+//! `c10/cuda/CUDACachingAllocator.cpp`), transformers, bitsandbytes and torchtune.
 //!
 //! Per GPU, with P the parameters and Pₜ the trainable ones (all, the top N layers, or the LoRA
 //! adapters `r·(in + out)` per target linear):
