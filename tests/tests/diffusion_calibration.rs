@@ -9,7 +9,7 @@
 
 use vramfit_core::budget::ComponentId;
 use vramfit_core::bytes::GIB;
-use vramfit_core::diffusion::{per_gpu, Attention, Generation, Offload, PartFormat};
+use vramfit_core::diffusion::{generation_budget, Attention, Generation, Offload, PartFormat};
 use vramfit_core::plan::Card;
 
 /// What a published figure counts.
@@ -152,7 +152,7 @@ fn diffusion_calibration() {
     let mut failures = Vec::new();
     let cases = cases();
     for c in &cases {
-        let b = match per_gpu(&c.generation, &card) {
+        let b = match generation_budget(&c.generation, &card) {
             Ok(b) => b,
             Err(e) => panic!("{}: {e:?}", c.name),
         };

@@ -4,8 +4,9 @@
 //! gets the same budget, headroom and card recommendation. Added per GPU: the CUDA context (the
 //! program is assumed to use CUDA; the user can enter 0 via `cuda_context_mib`).
 
-use crate::budget::{components, ComponentId};
+use crate::budget::{components, ComponentId, GpuBudget};
 use crate::bytes::gib_to_bytes;
+use crate::limits::{Field, RangeError};
 use serde::{Deserialize, Serialize};
 
 /// What kind of memory an item is.
@@ -53,8 +54,19 @@ pub struct Custom {
 /// Most items accepted.
 pub const MAX_ITEMS: usize = 64;
 
+impl Custom {
+    /// Range checks: the first item out of range (sizes 0 … 4096 GiB, counts 1 … 10⁹, total
+    /// ≤ 1 PiB), or the item past [`MAX_ITEMS`].
+    pub fn validate(&self) -> Vec<(Field, RangeError)> {
+        invalid_item(self)
+            .map(|i| (Field::Item(i), RangeError::Invalid))
+            .into_iter()
+            .collect()
+    }
+}
+
 /// Which item is out of range (index), if any: sizes 0 … 4096 GiB, counts 1 … 10⁹, total ≤ 1 PiB.
-pub fn invalid_item(c: &Custom) -> Option<usize> {
+fn invalid_item(c: &Custom) -> Option<usize> {
     if c.items.len() > MAX_ITEMS {
         return Some(MAX_ITEMS);
     }
@@ -67,7 +79,7 @@ pub fn invalid_item(c: &Custom) -> Option<usize> {
 }
 
 /// Bytes of each kind (per GPU: the program runs on each card as listed).
-pub fn per_gpu(c: &Custom, cuda_context: u64) -> Vec<crate::budget::Component> {
+pub fn custom_budget(c: &Custom, cuda_context: u64) -> GpuBudget {
     let mut by_kind = [0u64; 4];
     for i in &c.items {
         let bytes = gib_to_bytes(i.size_gib)
@@ -81,13 +93,13 @@ pub fn per_gpu(c: &Custom, cuda_context: u64) -> Vec<crate::budget::Component> {
         };
         by_kind[slot] = by_kind[slot].saturating_add(bytes);
     }
-    components(&[
+    GpuBudget::of(components(&[
         (ComponentId::PersistentData, by_kind[0]),
         (ComponentId::Intermediates, by_kind[1]),
         (ComponentId::Caches, by_kind[2]),
         (ComponentId::Workspaces, by_kind[3]),
         (ComponentId::CudaContext, cuda_context),
-    ])
+    ]))
 }
 
 #[cfg(test)]
@@ -118,7 +130,7 @@ mod tests {
                 },
             ],
         };
-        let comps = per_gpu(&c, 0);
+        let comps = custom_budget(&c, 0).components;
         let gib = |id| {
             comps.iter().find(|x| x.id == id).map_or(0, |x| x.bytes) as f64 / (1u64 << 30) as f64
         };
@@ -134,5 +146,6 @@ mod tests {
             }],
         };
         assert_eq!(invalid_item(&bad), Some(0));
+        assert_eq!(bad.validate(), vec![(Field::Item(0), RangeError::Invalid)]);
     }
 }

@@ -6,18 +6,20 @@
 //! the recommended plan is shown. `components` are the whole deployment (per-GPU × count);
 //! `per_gpu_components` are the fullest GPU's.
 
-use crate::budget::{kv_cache, BudgetInputs, Component, ComponentId, Footprint};
+use crate::budget::{kv_cache, BudgetInputs, Card, Component, ComponentId, Footprint, KvReport};
 use crate::catalog::{self, CatalogModel};
-use crate::engine::{Engine, KvReport};
+use crate::dispatch::Job;
+use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::import::hf_config::{self, ConfigError};
 use crate::inverse::{context_curve, limits, CurvePoint, Limits};
+use crate::limits::{Field, RangeError, DEFAULT_PREFILL_CHUNK_TOKENS};
 use crate::model::ModelArch;
-use crate::plan::{multi_gpu_split, Card, Plan, Split, Verdict};
+use crate::plan::{multi_gpu_split, Plan, Split, Verdict};
 use crate::precision::Precision;
 use crate::recommend::{recommend, Recommendation};
 use crate::rules::{rules_of_thumb, RulesOfThumb};
-use crate::scenario::{Field, ModelSource, RangeError, Scenario, Workload};
+use crate::scenario::{ModelSource, Scenario, Workload};
 use crate::warning::Warning;
 use serde::Serialize;
 
@@ -179,45 +181,33 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
 }
 
 impl Prepared {
-    /// The base budget inputs of `scenario` (tp = 1, no card).
-    pub fn inputs<'a>(&'a self, scenario: &'a Scenario) -> BudgetInputs<'a> {
+    /// The base job of `scenario` (tp = 1, no card).
+    pub fn inputs<'a>(&'a self, scenario: &'a Scenario) -> Job<'a> {
         let (context, sequences) = scenario.workload.shape();
         let chunk = scenario
             .workload
             .inference()
-            .map_or(crate::scenario::DEFAULT_PREFILL_CHUNK_TOKENS, |i| {
-                i.prefill_chunk_tokens
-            });
-        BudgetInputs {
-            arch: &self.arch,
-            weights: scenario.weights,
-            footprint: &self.footprint,
-            kv_cache: self.kv_format,
-            context_tokens: u64::from(context),
-            sequences: u64::from(sequences),
-            prefill_chunk_tokens: u64::from(chunk),
-            tensor_parallel: 1,
-            gpu_arch: None,
-            engine: scenario.engine.as_ref(),
+            .map_or(DEFAULT_PREFILL_CHUNK_TOKENS, |i| i.prefill_chunk_tokens);
+        Job {
+            inputs: BudgetInputs {
+                arch: &self.arch,
+                weights: scenario.weights,
+                footprint: &self.footprint,
+                kv_cache: self.kv_format,
+                context_tokens: u64::from(context),
+                sequences: u64::from(sequences),
+                prefill_chunk_tokens: u64::from(chunk),
+                tensor_parallel: 1,
+                gpu_arch: None,
+                cuda_context_bytes: scenario
+                    .hardware
+                    .cuda_context_mib
+                    .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
+                        u64::from(m) * crate::bytes::MIB
+                    }),
+            },
             workload: &scenario.workload,
-            train: match &scenario.workload {
-                Workload::Train(t) => Some(t),
-                _ => None,
-            },
-            custom: match &scenario.workload {
-                Workload::Custom(c) => Some(c),
-                _ => None,
-            },
-            generation: match &scenario.workload {
-                Workload::GenerateImage(g) | Workload::GenerateVideo(g) => Some(g),
-                _ => None,
-            },
-            cuda_context_bytes: scenario
-                .hardware
-                .cuda_context_mib
-                .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
-                    u64::from(m) * crate::bytes::MIB
-                }),
+            engine: scenario.engine.as_ref(),
         }
     }
 }
@@ -404,7 +394,7 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
 fn collect_warnings(
     warnings: &mut Vec<Warning>,
     arch: &ModelArch,
-    base: &BudgetInputs,
+    base: &Job,
     plan: Option<&Plan>,
     components: &[Component],
     weights: WeightFormat,
@@ -473,9 +463,11 @@ fn collect_warnings(
         });
     }
     if let Some(bytes) = plan.map(|p| p.host_bytes).filter(|b| *b > 0) {
-        warnings.push(match base.generation {
-            Some(_) => Warning::OffloadHostMemory { bytes },
-            None => Warning::HostMemory { bytes },
+        warnings.push(match base.workload {
+            Workload::GenerateImage(_) | Workload::GenerateVideo(_) => {
+                Warning::OffloadHostMemory { bytes }
+            }
+            _ => Warning::HostMemory { bytes },
         });
     }
 }

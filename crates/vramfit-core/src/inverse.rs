@@ -4,9 +4,10 @@
 //! component grows monotonically with context and sequences, a property test checks it) — and the
 //! memory-vs-context curve the UI draws.
 
-use crate::budget::{kv_cache, BudgetInputs};
+use crate::budget::{kv_cache, Card};
+use crate::dispatch::Job;
 use crate::engine::Engine;
-use crate::plan::{Card, Plan, Split, Verdict};
+use crate::plan::{Plan, Split, Verdict};
 use serde::Serialize;
 
 /// Answers for one plan.
@@ -42,12 +43,12 @@ pub struct CurvePoint {
 }
 
 /// Most context tried by the solvers.
-pub const CONTEXT_CEILING: u64 = crate::scenario::MAX_CONTEXT_TOKENS as u64;
+pub const CONTEXT_CEILING: u64 = crate::limits::MAX_CONTEXT_TOKENS as u64;
 /// Most sequences tried by the solvers.
-pub const SEQUENCES_CEILING: u64 = crate::scenario::MAX_SEQUENCES as u64;
+pub const SEQUENCES_CEILING: u64 = crate::limits::MAX_SEQUENCES as u64;
 
 struct Setup<'a> {
-    base: BudgetInputs<'a>,
+    base: Job<'a>,
     card: Card,
     count: u32,
     split: Split,
@@ -57,8 +58,8 @@ struct Setup<'a> {
 impl Setup<'_> {
     fn fits(&self, context: u64, sequences: u64) -> bool {
         let mut inp = self.base;
-        inp.context_tokens = context;
-        inp.sequences = sequences;
+        inp.inputs.context_tokens = context;
+        inp.inputs.sequences = sequences;
         let engine_owned;
         if let Some(e) = self.base.engine {
             engine_owned = with_context(e, context);
@@ -111,7 +112,7 @@ fn bisect(ceiling: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
 }
 
 /// The limits of `plan` for the scenario in `base`.
-pub fn limits(base: &BudgetInputs, plan: &Plan, headroom: u32) -> Limits {
+pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
     let setup = Setup {
         base: *base,
         card: plan.card,
@@ -162,7 +163,7 @@ fn utilization_range(plan: &Plan) -> Option<UtilizationRange> {
 /// pre-allocating engines, the memory needed by the sequences (fixed part + their KV), not the
 /// claimed budget.
 pub fn context_curve(
-    base: &BudgetInputs,
+    base: &Job,
     plan: &Plan,
     headroom: u32,
     top: u64,
@@ -175,7 +176,7 @@ pub fn context_curve(
         .map(|k| {
             let c = (lo + (hi - lo) * k as f64 / (n - 1) as f64).exp().round() as u64;
             let mut inp = *base;
-            inp.context_tokens = c;
+            inp.inputs.context_tokens = c;
             let engine_owned;
             if let Some(e) = base.engine {
                 engine_owned = with_context(e, c);

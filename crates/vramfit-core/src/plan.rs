@@ -7,10 +7,12 @@
 //! they do not fit when they would refuse to start, are tight when their KV cache holds fewer
 //! requests of the full context than the sequences asked for, and fit otherwise.
 
-use crate::budget::{BudgetInputs, Component};
-use crate::catalog::{Gpu, GpuArch};
-use crate::engine::{self, Engine, KvReport, StartFailure};
+use crate::budget::{BudgetInputs, Component, KvReport, StartFailure};
+use crate::dispatch::Job;
+use crate::engine::Engine;
 use crate::model::ModelArch;
+
+pub use crate::budget::{Card, PeakPhase};
 use crate::scenario::Workload;
 use serde::Serialize;
 
@@ -32,24 +34,6 @@ pub enum Split {
     Replicas,
 }
 
-/// The phase of a workload that sets its peak.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PeakPhase {
-    /// Training: end of the forward pass.
-    Forward,
-    /// Training: backward pass.
-    Backward,
-    /// Training: optimizer step.
-    OptimizerStep,
-    /// Generation: text encoding.
-    TextEncoding,
-    /// Generation: denoising.
-    Denoising,
-    /// Generation: VAE decoding.
-    Decoding,
-}
-
 /// Fit of a per-GPU budget on a card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -61,32 +45,6 @@ pub enum Verdict {
     Tight,
     /// Larger than the card, or the engine would not start.
     DoesNotFit,
-}
-
-/// The card a plan uses.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Card {
-    /// Catalog id (`None`: a memory size typed by the user).
-    pub gpu: Option<&'static str>,
-    /// Reported memory of one card, bytes.
-    pub capacity_bytes: u64,
-    /// Generation (decides the cuBLAS workspace), if known.
-    #[serde(skip)]
-    pub arch: Option<GpuArch>,
-    /// Whether multi-GPU traffic would cross PCIe only.
-    pub pcie_only: bool,
-}
-
-impl Card {
-    /// A catalog card.
-    pub fn from_catalog(g: &'static Gpu) -> Card {
-        Card {
-            gpu: Some(g.id),
-            capacity_bytes: g.capacity_bytes(),
-            arch: Some(g.arch),
-            pcie_only: g.interconnect == crate::catalog::Interconnect::PcieOnly,
-        }
-    }
 }
 
 /// How `n` cards can share one model under `engine`: tensor parallel where the heads divide (vLLM,
@@ -147,7 +105,7 @@ pub struct Plan {
 impl Plan {
     /// Evaluates `count` cards split as `split`. `base` carries the model, workload and engine.
     pub fn evaluate(
-        base: &BudgetInputs,
+        base: &Job,
         card: Card,
         count: u32,
         split: Split,
@@ -162,13 +120,16 @@ impl Plan {
             Split::Replicas => (1, count),
         };
         let sequences = base.sequences.div_ceil(u64::from(replicas));
-        let inputs = BudgetInputs {
-            sequences,
-            tensor_parallel,
-            gpu_arch: card.arch,
+        let job = Job {
+            inputs: BudgetInputs {
+                sequences,
+                tensor_parallel,
+                gpu_arch: card.arch,
+                ..base.inputs
+            },
             ..*base
         };
-        let eb = engine::per_gpu(&inputs, &card);
+        let eb = job.gpu_budget(&card);
         let per_gpu_bytes: u64 = eb.components.iter().map(|c| c.bytes).sum();
         let usable_bytes = card.capacity_bytes / 100 * u64::from(100 - headroom_percent.min(100));
         let verdict = if eb.failure.is_some() || per_gpu_bytes > card.capacity_bytes {

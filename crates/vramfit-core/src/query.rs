@@ -180,7 +180,7 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
         },
         "weights" => set(&mut s.weights, WeightFormat::from_id(value)),
         "engine" => match serde_json::from_str::<crate::engine::Engine>(value) {
-            Ok(e) if crate::engine::validate(&e).is_empty() => {
+            Ok(e) if e.validate().is_empty() => {
                 s.engine = Some(e);
                 true
             }

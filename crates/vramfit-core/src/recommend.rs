@@ -13,9 +13,11 @@
 //!
 //! The seeds' point: two 24 GB cards are not one 48 GB card unless the software splits the model.
 
-use crate::budget::BudgetInputs;
+use crate::budget::Card;
 use crate::catalog::GPUS;
-use crate::plan::{multi_gpu_split, Card, Plan, Split, Verdict};
+use crate::dispatch::Job;
+use crate::plan::{multi_gpu_split, Plan, Split, Verdict};
+use crate::scenario::Workload;
 use crate::training::{Sharding, Train};
 use serde::Serialize;
 
@@ -37,7 +39,7 @@ pub struct Recommendation {
 }
 
 /// Recommends a plan for `base` with `headroom_percent` kept free.
-pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
+pub fn recommend(base: &Job, headroom_percent: u32) -> Recommendation {
     let single_cards: Vec<Plan> = GPUS
         .iter()
         .map(|g| {
@@ -66,20 +68,22 @@ pub fn recommend(base: &BudgetInputs, headroom_percent: u32) -> Recommendation {
     }
 }
 
-fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
+fn tensor_parallel_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
     let mut plans: Vec<Plan> = Vec::new();
     // Training that replicates its state (DDP) gains nothing from more cards: the plan offered is
     // the same run fully sharded (FSDP / ZeRO-3), which is what makes several cards hold it.
     let sharded;
     let mut inputs = *base;
     let mut sharded_split = None;
-    if let Some(t) = base.train.filter(|t| t.sharding == Sharding::Ddp) {
-        sharded = Train {
-            sharding: Sharding::Zero3,
-            ..t.clone()
-        };
-        inputs.train = Some(&sharded);
-        sharded_split = Some(Split::Sharded);
+    if let Workload::Train(t) = base.workload {
+        if t.sharding == Sharding::Ddp {
+            sharded = Workload::Train(Train {
+                sharding: Sharding::Zero3,
+                ..t.clone()
+            });
+            inputs.workload = &sharded;
+            sharded_split = Some(Split::Sharded);
+        }
     }
     let base = &inputs;
     for n in TP_SIZES {
@@ -102,7 +106,7 @@ fn tensor_parallel_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Pl
         .min_by_key(|p| (p.total_capacity(), p.card.pcie_only, p.count))
 }
 
-fn replica_plan(base: &BudgetInputs, headroom_percent: u32) -> Option<Plan> {
+fn replica_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
     let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
     (2..=max_r)
         .filter_map(|r| {

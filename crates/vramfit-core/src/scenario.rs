@@ -14,31 +14,19 @@
 //! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
 //! input.
 
-use crate::diffusion::{DiffusionError, Generation};
+use crate::diffusion::Generation;
 use crate::engine::Engine;
+pub use crate::engine::Inference;
 use crate::format::WeightFormat;
 use crate::precision::Precision;
 use crate::training::Train;
 use serde::{Deserialize, Serialize};
 
-/// The schema version this build writes and reads.
-pub const SCENARIO_VERSION: u32 = 1;
-
-/// Default headroom kept free on each card, percent of its reported memory.
-pub const DEFAULT_HEADROOM_PERCENT: u32 = 10;
-/// Smallest headroom accepted (below it, normal runtime fluctuation already eats the margin).
-pub const MIN_HEADROOM_PERCENT: u32 = 5;
-/// Largest headroom accepted.
-pub const MAX_HEADROOM_PERCENT: u32 = 50;
-/// Tokens one forward pass of prefill processes at most (vLLM V1's `max_num_batched_tokens` for
-/// `vllm serve`: `EngineArgs._set_default_args`, `UsageContext.OPENAI_API_SERVER` → 8192).
-pub const DEFAULT_PREFILL_CHUNK_TOKENS: u32 = 8192;
-/// Largest context accepted (10 M tokens: beyond any released model).
-pub const MAX_CONTEXT_TOKENS: u32 = 10_000_000;
-/// Largest number of concurrent sequences accepted.
-pub const MAX_SEQUENCES: u32 = 100_000;
-/// Largest GPU count accepted.
-pub const MAX_GPUS: u32 = 64;
+pub use crate::limits::{
+    check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, DEFAULT_PREFILL_CHUNK_TOKENS,
+    MAX_CONTEXT_TOKENS, MAX_GPUS, MAX_HEADROOM_PERCENT, MAX_SEQUENCES, MIN_HEADROOM_PERCENT,
+    SCENARIO_VERSION,
+};
 
 /// A complete, versioned description of what to estimate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,7 +100,64 @@ pub enum Workload {
     Custom(crate::custom::Custom),
 }
 
+/// The catalog model a new scenario starts from.
+pub const DEFAULT_MODEL: &str = "llama-3.1-8b-instruct";
+
+/// The kind of a workload without its settings: what the UI's workload switch chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadKind {
+    /// Serving / generating text.
+    Inference,
+    /// Training or fine-tuning.
+    Train,
+    /// Image generation.
+    GenerateImage,
+    /// Video generation.
+    GenerateVideo,
+    /// Item by item.
+    Custom,
+}
+
+impl WorkloadKind {
+    /// Every kind, in the order the UI offers them.
+    pub const ALL: [WorkloadKind; 5] = [
+        WorkloadKind::Inference,
+        WorkloadKind::Train,
+        WorkloadKind::GenerateImage,
+        WorkloadKind::GenerateVideo,
+        WorkloadKind::Custom,
+    ];
+
+    /// A short stable id (UI values and test ids): `serve`, `train`, `image`, `video`, `custom`.
+    pub fn short_id(self) -> &'static str {
+        match self {
+            WorkloadKind::Inference => "serve",
+            WorkloadKind::Train => "train",
+            WorkloadKind::GenerateImage => "image",
+            WorkloadKind::GenerateVideo => "video",
+            WorkloadKind::Custom => "custom",
+        }
+    }
+
+    /// Whether the workload runs a language model from `model`.
+    pub fn needs_model(self) -> bool {
+        matches!(self, WorkloadKind::Inference | WorkloadKind::Train)
+    }
+}
+
 impl Workload {
+    /// The kind of this workload.
+    pub fn kind(&self) -> WorkloadKind {
+        match self {
+            Workload::Inference(_) => WorkloadKind::Inference,
+            Workload::Train(_) => WorkloadKind::Train,
+            Workload::GenerateImage(_) => WorkloadKind::GenerateImage,
+            Workload::GenerateVideo(_) => WorkloadKind::GenerateVideo,
+            Workload::Custom(_) => WorkloadKind::Custom,
+        }
+    }
+
     /// Tokens per sequence and sequences at once: (context, sequences) when serving,
     /// (sequence length, micro-batch) when training.
     pub fn shape(&self) -> (u32, u32) {
@@ -125,7 +170,7 @@ impl Workload {
 
     /// Whether the workload runs a language model from `model`.
     pub fn needs_model(&self) -> bool {
-        matches!(self, Workload::Inference(_) | Workload::Train(_))
+        self.kind().needs_model()
     }
 
     /// The serving parameters, when serving.
@@ -135,23 +180,6 @@ impl Workload {
             _ => None,
         }
     }
-}
-
-/// Serving parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Inference {
-    /// Tokens held per sequence (prompt + generated), i.e. the context each request may use.
-    pub context_tokens: u32,
-    /// Sequences served at the same time.
-    pub sequences: u32,
-    /// Most tokens one prefill step processes (chunked prefill budget).
-    #[serde(default = "default_chunk")]
-    pub prefill_chunk_tokens: u32,
-}
-
-fn default_chunk() -> u32 {
-    DEFAULT_PREFILL_CHUNK_TOKENS
 }
 
 /// The cards: a catalog GPU, or a memory size, and how many; neither = recommend a card.
@@ -177,236 +205,73 @@ fn one() -> u32 {
     1
 }
 
-/// A scenario field that validation can reject.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    /// `version`.
-    Version,
-    /// `workload.inference.context_tokens`.
-    ContextTokens,
-    /// `workload.inference.sequences`.
-    Sequences,
-    /// `workload.inference.prefill_chunk_tokens`.
-    PrefillChunkTokens,
-    /// `hardware.count`.
-    GpuCount,
-    /// `hardware.gpu_memory_gib`.
-    GpuMemory,
-    /// `hardware` (both `gpu` and `gpu_memory_gib` given).
-    Hardware,
-    /// `headroom_percent`.
-    Headroom,
-    /// A setting of the engine, by its flag name.
-    Engine(&'static str),
-    /// A training setting, by its scenario name.
-    Train(&'static str),
-    /// An item of a custom workload, by position.
-    Item(usize),
-    /// A generation setting, by its scenario name.
-    Generation(&'static str),
-}
-
-/// Why a field was rejected, with the accepted range.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum RangeError {
-    /// Below the minimum.
-    TooSmall {
-        /// Smallest accepted value.
-        min: f64,
-    },
-    /// Above the maximum.
-    TooLarge {
-        /// Largest accepted value.
-        max: f64,
-    },
-    /// Not a number, or a combination that makes no sense.
-    Invalid,
-    /// Outside `min..=max`.
-    Between {
-        /// Smallest accepted value.
-        min: f64,
-        /// Largest accepted value.
-        max: f64,
-    },
-    /// Not a multiple of `of`.
-    NotMultiple {
-        /// The step.
-        of: u32,
-    },
-}
-
-/// Checks `value` lies in `min..=max`.
-pub fn check_range(value: f64, min: f64, max: f64) -> Result<(), RangeError> {
-    if !value.is_finite() {
-        Err(RangeError::Invalid)
-    } else if value < min {
-        Err(RangeError::TooSmall { min })
-    } else if value > max {
-        Err(RangeError::TooLarge { max })
-    } else {
-        Ok(())
-    }
-}
-
 impl Scenario {
     /// A common starting point: Llama 3.1 8B Instruct in bf16, 8k context, 4 sequences, recommend.
     pub fn example() -> Scenario {
         Scenario {
             version: SCENARIO_VERSION,
-            model: Some(ModelSource::Catalog("llama-3.1-8b-instruct".into())),
+            model: Some(ModelSource::Catalog(DEFAULT_MODEL.into())),
             weights: WeightFormat::Bf16,
             unquantized_modules: Vec::new(),
             kv_cache: None,
-            workload: Workload::Inference(Inference {
-                context_tokens: 8192,
-                sequences: 4,
-                prefill_chunk_tokens: DEFAULT_PREFILL_CHUNK_TOKENS,
-            }),
+            workload: Workload::Inference(Inference::default()),
             hardware: Hardware::default_one(),
             headroom_percent: DEFAULT_HEADROOM_PERCENT,
             engine: None,
         }
     }
 
-    /// Every range violation, field by field (empty when the scenario is valid).
+    /// Every range violation, field by field (empty when the scenario is valid). Each workload
+    /// and the engine check their own fields (`validate` on their types); this adds the
+    /// scenario's own and keeps the order the golden files record: version, workload, hardware,
+    /// headroom, generation, the hardware pair, the engine.
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         let mut errs = Vec::new();
-        let mut extra = Vec::new();
-        let mut check = |field, v: f64, min: f64, max: f64| {
+        let check = |errs: &mut Vec<_>, field, v: f64, min: f64, max: f64| {
             if let Err(e) = check_range(v, min, max) {
                 errs.push((field, e));
             }
         };
         check(
+            &mut errs,
             Field::Version,
             f64::from(self.version),
             1.0,
             f64::from(SCENARIO_VERSION),
         );
+        let mut generation = Vec::new();
         match &self.workload {
-            Workload::Inference(inf) => {
-                check(
-                    Field::ContextTokens,
-                    f64::from(inf.context_tokens),
-                    1.0,
-                    f64::from(MAX_CONTEXT_TOKENS),
-                );
-                check(
-                    Field::Sequences,
-                    f64::from(inf.sequences),
-                    1.0,
-                    f64::from(MAX_SEQUENCES),
-                );
-                check(
-                    Field::PrefillChunkTokens,
-                    f64::from(inf.prefill_chunk_tokens),
-                    16.0,
-                    f64::from(MAX_CONTEXT_TOKENS),
-                );
-            }
-            Workload::GenerateImage(g) | Workload::GenerateVideo(g) => {
-                let video = matches!(self.workload, Workload::GenerateVideo(_));
-                match crate::diffusion::validate(g) {
-                    Err(e) => extra.push(generation_field(&e)),
-                    Ok(p) if p.video != video => {
-                        extra.push((Field::Generation("pipeline"), RangeError::Invalid))
-                    }
-                    Ok(_) => {}
-                }
-            }
-            Workload::Custom(c) => {
-                if let Some(i) = crate::custom::invalid_item(c) {
-                    check(Field::Item(i), f64::NAN, 0.0, 0.0);
-                }
-            }
-            Workload::Train(t) => {
-                for (name, v, min, max) in [
-                    ("micro_batch", t.micro_batch, 1, 65_536),
-                    ("sequence_length", t.sequence_length, 1, MAX_CONTEXT_TOKENS),
-                    (
-                        "gradient_accumulation",
-                        t.gradient_accumulation,
-                        1,
-                        1_000_000,
-                    ),
-                    ("lora_rank", t.lora_rank, 1, 65_536),
-                    ("tensor_parallel", t.tensor_parallel, 1, MAX_GPUS),
-                    ("pipeline_parallel", t.pipeline_parallel, 1, MAX_GPUS),
-                    ("hybrid_group", t.hybrid_group.unwrap_or(8), 1, MAX_GPUS),
-                ] {
-                    check(
-                        Field::Train(name),
-                        f64::from(v),
-                        f64::from(min),
-                        f64::from(max),
-                    );
-                }
-                let model_parallel = u64::from(t.tensor_parallel) * u64::from(t.pipeline_parallel);
-                if model_parallel > u64::from(self.hardware.count.max(1)) {
-                    check(
-                        Field::Train("tensor_parallel"),
-                        f64::from(t.tensor_parallel),
-                        1.0,
-                        f64::from(self.hardware.count.max(1) / t.pipeline_parallel.max(1)),
-                    );
-                }
-            }
+            Workload::Inference(inf) => errs.extend(inf.validate()),
+            Workload::Train(t) => errs.extend(t.validate(self.hardware.count)),
+            Workload::Custom(c) => errs.extend(c.validate()),
+            Workload::GenerateImage(g) => generation = g.validate(false),
+            Workload::GenerateVideo(g) => generation = g.validate(true),
         }
         check(
+            &mut errs,
             Field::GpuCount,
             f64::from(self.hardware.count),
             1.0,
             f64::from(MAX_GPUS),
         );
         if let Some(gib) = self.hardware.gpu_memory_gib {
-            check(Field::GpuMemory, gib, 1.0, 4096.0);
+            check(&mut errs, Field::GpuMemory, gib, 1.0, 4096.0);
         }
         check(
+            &mut errs,
             Field::Headroom,
             f64::from(self.headroom_percent),
             f64::from(MIN_HEADROOM_PERCENT),
             f64::from(MAX_HEADROOM_PERCENT),
         );
-        errs.extend(extra);
+        errs.extend(generation);
         if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
             errs.push((Field::Hardware, RangeError::Invalid));
         }
         if let Some(engine) = &self.engine {
-            errs.extend(
-                crate::engine::validate(engine)
-                    .into_iter()
-                    .map(|(n, e)| (Field::Engine(n), e)),
-            );
+            errs.extend(engine.validate());
         }
         errs
-    }
-}
-
-/// The field and problem of a generation that fails its pipeline's rules.
-fn generation_field(e: &DiffusionError) -> (Field, RangeError) {
-    match e {
-        DiffusionError::UnknownPipeline { .. } => {
-            (Field::Generation("pipeline"), RangeError::Invalid)
-        }
-        DiffusionError::VideoPipelineNeedsFrames | DiffusionError::ImagePipelineTakesOneFrame => {
-            (Field::Generation("frames"), RangeError::Invalid)
-        }
-        DiffusionError::SizeNotMultiple { multiple } => (
-            Field::Generation("width"),
-            RangeError::NotMultiple { of: *multiple },
-        ),
-        DiffusionError::OutOfRange { field, min, max } => (
-            Field::Generation(field),
-            RangeError::Between {
-                min: f64::from(*min),
-                max: f64::from(*max),
-            },
-        ),
-        DiffusionError::UnknownPart { .. } => {
-            (Field::Generation("drop_text_encoders"), RangeError::Invalid)
-        }
     }
 }
 

@@ -35,7 +35,7 @@ pub enum Warning {
     /// The engine would refuse to start with these settings.
     EngineWillNotStart {
         /// Why.
-        failure: crate::engine::StartFailure,
+        failure: crate::budget::StartFailure,
     },
     /// The engine's KV cache holds fewer full-context requests than the sequences asked for: the
     /// rest wait in the queue.

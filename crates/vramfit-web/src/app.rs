@@ -3,7 +3,8 @@
 //! screen while a field holds something invalid; the URL follows every valid change (`lang=`
 //! included), and `<html lang>` follows the language.
 
-use crate::form::{Form, Input, Problem};
+use crate::field::{Input, Problem};
+use crate::form::Form;
 use crate::guidance::{Checklist, Faq};
 use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;

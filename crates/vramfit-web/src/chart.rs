@@ -2,7 +2,7 @@
 //! card's capacity and headroom lines, with the largest context that fits marked. Plain SVG; the
 //! points come from `Estimate::context_curve`, the UI only scales them to pixels.
 
-use crate::format::gib;
+use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;

@@ -1,6 +1,6 @@
 //! The custom workload's items as editable rows, and their conversion to the core's `Custom`.
 
-use crate::form::{parse_decimal, parse_whole, Input, Problem};
+use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::custom::{Custom, Item, ItemKind};
 

@@ -1,7 +1,7 @@
 //! The custom workload's fieldset: a list of items, each a size or a size per item × a count.
 
 use crate::custom_form::CustomForm;
-use crate::form::{Input, Problem};
+use crate::field::{Input, Problem};
 use crate::text::{self, t};
 use leptos::prelude::*;
 use vramfit_i18n::{Key, Locale};

@@ -1,7 +1,7 @@
 //! The serving engine's knobs as text fields (named as the engine's own flags), and their
 //! conversion to the core's `Engine`.
 
-use crate::form::{parse_decimal, parse_whole, Input, Problem};
+use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::engine::llama_cpp::LlamaCpp;
 use vramfit_core::engine::sglang::Sglang;
@@ -135,7 +135,7 @@ impl EngineForm {
                     Ok(u) => u,
                     Err(p) => {
                         problems.push((Input::Engine("gpu_memory_utilization"), p));
-                        0.9
+                        Vllm::default().gpu_memory_utilization
                     }
                 };
                 Some(Engine::Vllm(Vllm {
@@ -171,8 +171,10 @@ impl EngineForm {
             }
             "llama_cpp" => {
                 let n_gpu_layers = optional("n_gpu_layers", self.ngl.get());
-                let n_ubatch = optional("n_ubatch", self.ubatch.get()).unwrap_or(512);
-                let n_batch = optional("n_batch", self.batch.get()).unwrap_or(2048);
+                let n_ubatch =
+                    optional("n_ubatch", self.ubatch.get()).unwrap_or(LlamaCpp::default().n_ubatch);
+                let n_batch =
+                    optional("n_batch", self.batch.get()).unwrap_or(LlamaCpp::default().n_batch);
                 Some(Engine::LlamaCpp(LlamaCpp {
                     n_gpu_layers,
                     n_ubatch,
@@ -185,8 +187,8 @@ impl EngineForm {
                 }))
             }
             "transformers" => {
-                let max_new_tokens =
-                    optional("max_new_tokens", self.new_tokens.get()).unwrap_or(256);
+                let max_new_tokens = optional("max_new_tokens", self.new_tokens.get())
+                    .unwrap_or(Transformers::default().max_new_tokens);
                 Some(Engine::Transformers(Transformers {
                     max_new_tokens,
                     attn_implementation: self.attn.get(),

@@ -1,9 +1,9 @@
 //! The engine fieldset: which serving engine, and its own knobs under their flag names.
 
 use crate::engine_form::{EngineForm, ENGINES};
-use crate::form::{Input, Problem};
-use crate::inputs::{field_error, NumberField};
+use crate::field::{Input, Problem};
 use crate::text::{self, t};
+use crate::widgets::{field_error, CheckField, NumberField, SelectField};
 use leptos::prelude::*;
 use vramfit_i18n::{Key, Locale};
 
@@ -88,46 +88,3 @@ const CACHE_TYPES: &[(&str, &str)] = &[
     ("iq4_nl", "iq4_nl"),
     ("f32", "f32"),
 ];
-
-/// A labelled select over fixed `(value, label)` options.
-#[component]
-pub fn SelectField(
-    /// Element id (also the test id).
-    id: &'static str,
-    /// Visible label.
-    label: &'static str,
-    /// The chosen value.
-    value: RwSignal<String>,
-    /// `(value, label)` pairs.
-    options: Vec<(&'static str, &'static str)>,
-) -> impl IntoView {
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <select id=id data-testid=id on:change=move |ev| value.set(event_target_value(&ev))>
-                {options.into_iter().map(|(v, l)| view! {
-                    <option value=v selected=move || value.get() == v>{l}</option>
-                }).collect_view()}
-            </select>
-        </div>
-    }
-}
-
-/// A labelled checkbox.
-#[component]
-pub fn CheckField(
-    /// Element id (also the test id).
-    id: &'static str,
-    /// Visible label.
-    label: &'static str,
-    /// The flag.
-    value: RwSignal<bool>,
-) -> impl IntoView {
-    view! {
-        <div class="field check">
-            <input id=id data-testid=id type="checkbox" prop:checked=move || value.get()
-                on:change=move |ev| value.set(event_target_checked(&ev)) />
-            <label for=id>{label}</label>
-        </div>
-    }
-}

@@ -3,6 +3,7 @@
 
 use crate::custom_form::CustomForm;
 use crate::engine_form::EngineForm;
+use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use crate::gen_form::GenForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
@@ -11,51 +12,10 @@ use vramfit_core::format::WeightFormat;
 use vramfit_core::import::hf_config::ConfigError;
 use vramfit_core::precision::Precision;
 use vramfit_core::scenario::{
-    Field, Hardware, Inference, ModelSource, RangeError, Scenario, Workload, SCENARIO_VERSION,
+    Field, Hardware, Inference, ModelSource, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
+    SCENARIO_VERSION,
 };
 use vramfit_core::training::Train;
-
-/// A field of the form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// Pasted `config.json`.
-    Config,
-    /// Context tokens.
-    Context,
-    /// Concurrent sequences.
-    Sequences,
-    /// Prefill chunk.
-    Chunk,
-    /// Custom GPU memory.
-    GpuMemory,
-    /// GPU count.
-    Count,
-    /// Headroom percent.
-    Headroom,
-    /// An engine setting, by flag name.
-    Engine(&'static str),
-    /// A training setting, by scenario name.
-    Train(&'static str),
-    /// A custom item, by position.
-    Item(usize),
-    /// A generation setting, by scenario name.
-    Generation(&'static str),
-}
-
-/// What is wrong with a field.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
-    /// Nothing typed.
-    Empty,
-    /// Not a whole number.
-    NotWholeNumber,
-    /// Not a number.
-    NotNumber,
-    /// Out of range.
-    Range(RangeError),
-    /// The pasted config could not be read.
-    Config(ConfigError),
-}
 
 /// Value of the GPU select meaning "recommend a card".
 pub const GPU_RECOMMEND: &str = "";
@@ -89,8 +49,8 @@ pub struct Form {
     pub headroom: RwSignal<String>,
     /// The serving engine's knobs.
     pub engine: EngineForm,
-    /// Which workload: `serve` or `train`.
-    pub workload: RwSignal<String>,
+    /// Which workload.
+    pub workload: RwSignal<WorkloadKind>,
     /// The training knobs.
     pub train: TrainForm,
     /// The custom items.
@@ -104,17 +64,11 @@ pub struct Form {
 impl Form {
     /// Fields showing `s`.
     pub fn new(s: &Scenario) -> Form {
-        let inf = s.workload.inference().copied().unwrap_or(Inference {
-            context_tokens: 8192,
-            sequences: 4,
-            prefill_chunk_tokens: vramfit_core::scenario::DEFAULT_PREFILL_CHUNK_TOKENS,
-        });
-        let (workload, train) = match &s.workload {
-            Workload::Train(t) => ("train", t.clone()),
-            Workload::Inference(_) => ("serve", Train::default()),
-            Workload::Custom(_) => ("custom", Train::default()),
-            Workload::GenerateImage(_) => ("image", Train::default()),
-            Workload::GenerateVideo(_) => ("video", Train::default()),
+        let inf = s.workload.inference().copied().unwrap_or_default();
+        let workload = s.workload.kind();
+        let train = match &s.workload {
+            Workload::Train(t) => t.clone(),
+            _ => Train::default(),
         };
         let (image, video) = match &s.workload {
             Workload::GenerateImage(g) => (Some(g), None),
@@ -126,10 +80,10 @@ impl Form {
             _ => None,
         };
         let (model, config) = match &s.model {
-            None => ("llama-3.1-8b-instruct".to_string(), String::new()),
+            None => (DEFAULT_MODEL.to_string(), String::new()),
             Some(ModelSource::Catalog(id)) => (id.clone(), String::new()),
             Some(ModelSource::HfConfig(v)) => (
-                "llama-3.1-8b-instruct".to_string(),
+                DEFAULT_MODEL.to_string(),
                 serde_json::to_string_pretty(v).unwrap_or_default(),
             ),
         };
@@ -156,7 +110,7 @@ impl Form {
             count: RwSignal::new(s.hardware.count.to_string()),
             headroom: RwSignal::new(s.headroom_percent.to_string()),
             engine: EngineForm::new(s.engine.as_ref()),
-            workload: RwSignal::new(workload.into()),
+            workload: RwSignal::new(workload),
             train: TrainForm::new(&train),
             custom: CustomForm::new(custom),
             image: GenForm::new(image, false),
@@ -175,7 +129,7 @@ impl Form {
             }
         };
         let kind = self.workload.get();
-        let serving = kind == "serve";
+        let serving = kind == WorkloadKind::Inference;
         let (context_tokens, sequences, prefill_chunk_tokens) = if serving {
             (
                 whole(Input::Context, self.context.get()),
@@ -225,12 +179,16 @@ impl Form {
         } else {
             None
         };
-        let workload = match kind.as_str() {
-            "train" => Workload::Train(self.train.train(&mut problems)),
-            "custom" => Workload::Custom(self.custom.custom(&mut problems)),
-            "image" => Workload::GenerateImage(self.image.generation(false, &mut problems)),
-            "video" => Workload::GenerateVideo(self.video.generation(true, &mut problems)),
-            _ => Workload::Inference(Inference {
+        let workload = match kind {
+            WorkloadKind::Train => Workload::Train(self.train.train(&mut problems)),
+            WorkloadKind::Custom => Workload::Custom(self.custom.custom(&mut problems)),
+            WorkloadKind::GenerateImage => {
+                Workload::GenerateImage(self.image.generation(false, &mut problems))
+            }
+            WorkloadKind::GenerateVideo => {
+                Workload::GenerateVideo(self.video.generation(true, &mut problems))
+            }
+            WorkloadKind::Inference => Workload::Inference(Inference {
                 context_tokens,
                 sequences,
                 prefill_chunk_tokens,
@@ -294,38 +252,4 @@ fn input_of(field: Field) -> Option<Input> {
         })),
         Field::Version => None,
     }
-}
-
-/// A whole number as typed (spaces and thousands separators `_`, `,`, `'` allowed).
-pub fn parse_whole(text: &str) -> Result<u32, Problem> {
-    let cleaned: String = text
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '_' | ',' | '\'' | '\u{a0}'))
-        .collect();
-    if cleaned.is_empty() {
-        return Err(Problem::Empty);
-    }
-    if cleaned.starts_with('-')
-        && cleaned[1..].chars().all(|c| c.is_ascii_digit())
-        && cleaned.len() > 1
-    {
-        return Err(Problem::Range(RangeError::TooSmall { min: 1.0 }));
-    }
-    match cleaned.parse::<u64>() {
-        Ok(n) => Ok(u32::try_from(n).unwrap_or(u32::MAX)),
-        Err(_) => Err(Problem::NotWholeNumber),
-    }
-}
-
-/// A decimal number as typed (a decimal comma is accepted).
-pub fn parse_decimal(text: &str) -> Result<f64, Problem> {
-    let t = text.trim().replace(',', ".");
-    if t.is_empty() {
-        return Err(Problem::Empty);
-    }
-    t.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or(Problem::NotNumber)
 }

@@ -1,7 +1,7 @@
 //! The image / video generation knobs as text fields and selects, and their conversion to the
 //! core's `Generation`.
 
-use crate::form::{parse_whole, Input, Problem};
+use crate::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::diffusion::{Attention, Generation, Offload, PartFormat};
 
@@ -52,24 +52,21 @@ fn parse<T: serde::de::DeserializeOwned>(s: &str) -> Option<T> {
 impl GenForm {
     /// Fields showing `g` (for an image or a video workload), with sensible defaults otherwise.
     pub fn new(g: Option<&Generation>, video: bool) -> GenForm {
-        let (w, h, frames) = if video {
-            (832, 480, 81)
-        } else {
-            (1024, 1024, 1)
-        };
+        let start = Generation::starting_point(video);
+        let image = Generation::starting_point(false).pipeline;
+        let video_default = Generation::starting_point(true).pipeline;
         GenForm {
             image_pipeline: RwSignal::new(
-                g.filter(|_| !video)
-                    .map_or("flux1-dev".into(), |g| g.pipeline.clone()),
+                g.filter(|_| !video).map_or(image, |g| g.pipeline.clone()),
             ),
             video_pipeline: RwSignal::new(
                 g.filter(|_| video)
-                    .map_or("wan21-t2v-1.3b".into(), |g| g.pipeline.clone()),
+                    .map_or(video_default, |g| g.pipeline.clone()),
             ),
-            width: RwSignal::new(g.map_or(w, |g| g.width).to_string()),
-            height: RwSignal::new(g.map_or(h, |g| g.height).to_string()),
-            frames: RwSignal::new(g.map_or(frames, |g| g.frames).to_string()),
-            batch: RwSignal::new(g.map_or(1, |g| g.batch).to_string()),
+            width: RwSignal::new(g.map_or(start.width, |g| g.width).to_string()),
+            height: RwSignal::new(g.map_or(start.height, |g| g.height).to_string()),
+            frames: RwSignal::new(g.map_or(start.frames, |g| g.frames).to_string()),
+            batch: RwSignal::new(g.map_or(start.batch, |g| g.batch).to_string()),
             guidance: RwSignal::new(g.is_none_or(|g| g.guidance)),
             attention: RwSignal::new(name(&g.map_or(Attention::Sdpa, |g| g.attention))),
             offload: RwSignal::new(name(&g.map_or(Offload::None, |g| g.offload))),

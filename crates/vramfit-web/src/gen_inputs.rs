@@ -1,11 +1,11 @@
 //! The image / video generation fieldset: pipeline, size, frames, batch, guidance, attention,
 //! offload, VAE tiling and slicing, and the formats of the denoiser and text encoders.
 
-use crate::engine_inputs::{CheckField, SelectField};
-use crate::form::{Input, Problem};
+use crate::field::{Input, Problem};
 use crate::gen_form::GenForm;
-use crate::inputs::{field_error, NumberField};
 use crate::text::t;
+use crate::widgets::{field_error, NumberField};
+use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
 use vramfit_core::diffusion::pipelines::PIPELINES;
 use vramfit_core::diffusion::PartFormat;

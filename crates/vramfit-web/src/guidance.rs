@@ -1,6 +1,6 @@
 //! Guidance below the answer: the acceptance-test checklist adapted to the scenario, and the FAQ.
 
-use crate::format::gib;
+use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::scenario::Scenario;

@@ -3,15 +3,18 @@
 
 use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
-use crate::form::{Form, Input, Problem, GPU_CUSTOM, GPU_RECOMMEND};
-use crate::format::params;
+use crate::field::{Input, Problem};
+use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::gen_inputs::GenInputs;
+use crate::numbers::params;
 use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
+use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::format::WeightFormat;
 use vramfit_core::precision::Precision;
+use vramfit_core::scenario::WorkloadKind;
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale, PluralKey};
 
@@ -33,16 +36,19 @@ pub fn Inputs(
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
             <div class="workload-switch" role="radiogroup" aria-label=t(l, Key::WorkloadLabel) data-testid="workload">
-                {[("serve", Key::WorkloadServe), ("train", Key::WorkloadTrain), ("image", Key::WorkloadImage), ("video", Key::WorkloadVideo), ("custom", Key::WorkloadCustom)].into_iter().map(|(v, k)| view! {
-                    <label class="pill">
-                        <input type="radio" name="workload" value=v data-testid=format!("workload-{v}")
-                            prop:checked=move || form.workload.get() == v
-                            on:change=move |_| form.workload.set(v.to_string()) />
-                        {t(l, k)}
-                    </label>
+                {WorkloadKind::ALL.into_iter().map(|kind| {
+                    let v = kind.short_id();
+                    view! {
+                        <label class="pill">
+                            <input type="radio" name="workload" value=v data-testid=format!("workload-{v}")
+                                prop:checked=move || form.workload.get() == kind
+                                on:change=move |_| form.workload.set(kind) />
+                            {t(l, workload_key(kind))}
+                        </label>
+                    }
                 }).collect_view()}
             </div>
-            <fieldset prop:hidden=move || !matches!(form.workload.get().as_str(), "serve" | "train")>
+            <fieldset prop:hidden=move || !form.workload.get().needs_model()>
                 <legend>{t(l, Key::ModelLegend)}</legend>
                 <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
                 <input id="model-filter" type="search" placeholder=t(l, Key::SearchPlaceholder)
@@ -96,7 +102,7 @@ pub fn Inputs(
                         prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
             </fieldset>
-            <fieldset prop:hidden=move || form.workload.get() != "serve">
+            <fieldset prop:hidden=move || form.workload.get() != WorkloadKind::Inference>
                 <legend>{t(l, Key::FormatsLegend)}</legend>
                 <div class="row">
                     <div>
@@ -124,7 +130,7 @@ pub fn Inputs(
                     </div>
                 </div>
             </fieldset>
-            <Show when=move || form.workload.get() == "serve">
+            <Show when=move || form.workload.get() == WorkloadKind::Inference>
                 <fieldset>
                     <legend>{t(l, Key::WorkloadLegend)}</legend>
                     <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
@@ -135,16 +141,16 @@ pub fn Inputs(
                 </fieldset>
                 <EngineInputs form=form.engine problems=problems l=l />
             </Show>
-            <Show when=move || form.workload.get() == "train">
+            <Show when=move || form.workload.get() == WorkloadKind::Train>
                 <TrainInputs form=form.train problems=problems l=l />
             </Show>
-            <Show when=move || form.workload.get() == "image">
+            <Show when=move || form.workload.get() == WorkloadKind::GenerateImage>
                 <GenInputs form=form.image video=false problems=problems l=l />
             </Show>
-            <Show when=move || form.workload.get() == "video">
+            <Show when=move || form.workload.get() == WorkloadKind::GenerateVideo>
                 <GenInputs form=form.video video=true problems=problems l=l />
             </Show>
-            <Show when=move || form.workload.get() == "custom">
+            <Show when=move || form.workload.get() == WorkloadKind::Custom>
                 <CustomInputs form=form.custom problems=problems l=l />
             </Show>
             <fieldset>
@@ -174,47 +180,13 @@ pub fn Inputs(
     }
 }
 
-/// The translated problem of `input`, as a signal for its field.
-pub fn field_error(
-    problems: Memo<Vec<(Input, Problem)>>,
-    input: Input,
-    l: Locale,
-) -> Signal<Option<String>> {
-    Signal::derive(move || {
-        problems
-            .get()
-            .into_iter()
-            .find(|(i, _)| *i == input)
-            .map(|(i, p)| text::problem(l, i, &p))
-    })
-}
-
-/// A labelled text field for a number, with its problem shown below it.
-#[component]
-pub fn NumberField(
-    /// Element id (also the test id).
-    id: &'static str,
-    /// Visible label.
-    label: &'static str,
-    /// The text.
-    value: RwSignal<String>,
-    /// The field's problem, if any.
-    error: Signal<Option<String>>,
-    /// Whether decimals are expected.
-    #[prop(optional)]
-    decimal: bool,
-) -> impl IntoView {
-    let err_id = format!("err-{id}");
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <input id=id data-testid=id type="text" inputmode=if decimal { "decimal" } else { "numeric" }
-                autocomplete="off"
-                aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
-                aria-describedby=err_id.clone()
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev)) />
-            <p class="err" id=err_id.clone() data-testid=err_id role="alert">{move || error.get()}</p>
-        </div>
+/// The label of a workload kind on the switch.
+fn workload_key(kind: WorkloadKind) -> Key {
+    match kind {
+        WorkloadKind::Inference => Key::WorkloadServe,
+        WorkloadKind::Train => Key::WorkloadTrain,
+        WorkloadKind::GenerateImage => Key::WorkloadImage,
+        WorkloadKind::GenerateVideo => Key::WorkloadVideo,
+        WorkloadKind::Custom => Key::WorkloadCustom,
     }
 }

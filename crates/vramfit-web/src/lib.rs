@@ -1,15 +1,17 @@
 //! vramfit-web: the Leptos single-page app. It holds no formulas: every number comes from
 //! `vramfit-core`; this crate parses what the user types, keeps the state in the URL, and renders.
 //!
-//! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
-//! - [`form`] — the input fields as text, and their conversion to a `Scenario`;
-//! - [`url`] — reading and writing the query string;
-//! - [`inputs`], [`engine_inputs`], [`result`] — the two halves of the page; [`chart`] — memory vs context;
-//! - [`engine_form`] — the engine knobs as text and their conversion to the core's `Engine`;
-//! - [`text`] — core enums → message keys of `vramfit-i18n` (seven languages), one `match` each;
-//! - [`guidance`], [`measure_view`] — checklist, FAQ, and the measurement scripts with paste-back;
-//! - [`format`] — number formatting;
-//! - [`panic_panel`] — turns a panic into a visible error panel.
+//! Modules, bottom up (each uses only those above it in this list):
+//! - leaves: [`field`] — form fields, their problems and number parsers; [`numbers`] — number
+//!   formatting; [`text`] — core enums → message keys of `vramfit-i18n` (seven languages), one
+//!   `match` each; [`widgets`] — number, select and checkbox fields;
+//! - per workload, the knobs as text and their conversion to the core's types: [`engine_form`],
+//!   [`train_form`], [`gen_form`], [`custom_form`]; and their fieldsets: [`engine_inputs`],
+//!   [`train_inputs`], [`gen_inputs`], [`custom_inputs`];
+//! - [`form`] — every field as text and the conversion to a `Scenario`; [`inputs`] — the input
+//!   half of the page; [`result`], [`chart`], [`guidance`], [`measure_view`] — the answer half;
+//! - [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
+//! - [`app`] — the page layout and the state flow (form → scenario → estimate → view).
 
 pub mod app;
 pub mod chart;
@@ -17,16 +19,18 @@ pub mod custom_form;
 pub mod custom_inputs;
 pub mod engine_form;
 pub mod engine_inputs;
+pub mod field;
 pub mod form;
-pub mod format;
 pub mod gen_form;
 pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
 pub mod measure_view;
+pub mod numbers;
 pub mod panic_panel;
 pub mod result;
 pub mod text;
 pub mod train_form;
 pub mod train_inputs;
 pub mod url;
+pub mod widgets;

@@ -3,7 +3,7 @@
 //! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
 
 use crate::chart::ContextChart;
-use crate::format::{gb, gib, params, share};
+use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::estimate::CurveAxis;

@@ -2,8 +2,8 @@
 //! message keys in one exhaustive `match` each (a new core variant does not compile until it has
 //! words), and fills the templates with locale-formatted numbers.
 
-use crate::form::{Input, Problem};
-use crate::format::{gb, gib, percent};
+use crate::field::{Input, Problem};
+use crate::numbers::{gb, gib, percent};
 use vramfit_core::budget::ComponentId;
 use vramfit_core::engine::StartFailure;
 use vramfit_core::format::WeightFormat;

@@ -1,6 +1,6 @@
 //! The training knobs as text fields and selects, and their conversion to the core's `Train`.
 
-use crate::form::{parse_whole, Input, Problem};
+use crate::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::training::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,
@@ -99,12 +99,17 @@ impl TrainForm {
                 default
             }
         };
-        let lora_rank = whole("lora_rank", self.rank.get(), 8);
-        let micro_batch = whole("micro_batch", self.micro_batch.get(), 1);
-        let sequence_length = whole("sequence_length", self.seq_len.get(), 2048);
-        let gradient_accumulation = whole("gradient_accumulation", self.accumulation.get(), 1);
-        let tensor_parallel = whole("tensor_parallel", self.tp.get(), 1);
-        let pipeline_parallel = whole("pipeline_parallel", self.pp.get(), 1);
+        let d = Train::default();
+        let lora_rank = whole("lora_rank", self.rank.get(), d.lora_rank);
+        let micro_batch = whole("micro_batch", self.micro_batch.get(), d.micro_batch);
+        let sequence_length = whole("sequence_length", self.seq_len.get(), d.sequence_length);
+        let gradient_accumulation = whole(
+            "gradient_accumulation",
+            self.accumulation.get(),
+            d.gradient_accumulation,
+        );
+        let tensor_parallel = whole("tensor_parallel", self.tp.get(), d.tensor_parallel);
+        let pipeline_parallel = whole("pipeline_parallel", self.pp.get(), d.pipeline_parallel);
         let top = self.top_layers.get();
         let trainable_top_layers = if top.trim().is_empty() {
             None

@@ -1,11 +1,11 @@
 //! The training fieldset: method, LoRA, batch and sequence, precision, optimizer, checkpointing,
 //! parallelism and offload.
 
-use crate::engine_inputs::{CheckField, SelectField};
-use crate::form::{Input, Problem};
-use crate::inputs::{field_error, NumberField};
+use crate::field::{Input, Problem};
 use crate::text::t;
 use crate::train_form::TrainForm;
+use crate::widgets::{field_error, NumberField};
+use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
 use vramfit_i18n::{Key, Locale};
 

@@ -26,7 +26,7 @@
 use super::{shard, BudgetInputs};
 
 /// Peak activation bytes on one GPU of a `tp`-way group.
-pub fn per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
+pub fn peak_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
     peak(inp, tp, chunk_tokens(inp), inp.sequences)
 }
 

@@ -33,7 +33,7 @@ pub fn per_sequence(arch: &ModelArch, tokens: u64, tp: u64, elem_bits: u64) -> u
 }
 
 /// KV cache bytes on one GPU of a `tp`-way group for the scenario's sequences × context.
-pub fn per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
+pub fn bytes_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
     per_sequence(inp.arch, inp.context_tokens, tp, inp.kv_cache.bits()) * inp.sequences
 }
 

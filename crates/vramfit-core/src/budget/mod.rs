@@ -1,5 +1,9 @@
-//! The per-component budget of one GPU of a deployment. One file per component; each opens with
-//! its formula and source. Engines (`crate::engine`) reuse these and add their own allocation policy.
+//! The budget vocabulary (layer 2 of the core, above the leaf units, formats, models and catalogs):
+//! component ids and components, the card, the peak phase and the per-GPU result type
+//! ([`result`]), the model-level inputs every workload starts from ([`BudgetInputs`]), and one file
+//! per serving memory component, each opening with its formula and source. Workloads
+//! (`crate::engine`, `crate::training`, `crate::diffusion`, `crate::custom`) build on these; nothing
+//! here knows which workload asked.
 //!
 //! All figures are for **one** GPU of a tensor-parallel group of `tp` GPUs (tp = 1: a single card);
 //! `crate::estimate` multiplies them out to the whole deployment.
@@ -7,11 +11,13 @@
 pub mod activations;
 pub mod kv_cache;
 pub mod reserve;
+mod result;
 pub mod runtime;
 pub mod weights;
 
+pub use result::{Card, GpuBudget, KvReport, PeakPhase, StartFailure};
+
 use crate::catalog::GpuArch;
-use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::model::ModelArch;
 use crate::precision::Precision;
@@ -106,7 +112,7 @@ impl Footprint {
             let tensors = weights::per_gpu_tensors(arch, format, tp.max(1), unquantized);
             by_tp.insert(
                 tp.max(1),
-                (weights::total(&tensors), reserve::per_gpu(&tensors)),
+                (weights::total(&tensors), reserve::weight_rounding(&tensors)),
             );
         }
         Footprint { by_tp }
@@ -118,7 +124,8 @@ impl Footprint {
     }
 }
 
-/// What the components of one GPU depend on.
+/// The model-level facts the components of one GPU depend on, whatever the workload. For
+/// training, `context_tokens` is the sequence length and `sequences` the micro-batch.
 #[derive(Clone, Copy, Debug)]
 pub struct BudgetInputs<'a> {
     /// Architecture.
@@ -139,16 +146,6 @@ pub struct BudgetInputs<'a> {
     pub tensor_parallel: u32,
     /// GPU generation, when known.
     pub gpu_arch: Option<GpuArch>,
-    /// Serving engine, if one is chosen.
-    pub engine: Option<&'a Engine>,
-    /// The workload.
-    pub workload: &'a crate::scenario::Workload,
-    /// The training workload, when training.
-    pub train: Option<&'a crate::training::Train>,
-    /// The custom workload, when custom.
-    pub custom: Option<&'a crate::custom::Custom>,
-    /// The generation workload, when generating images or video.
-    pub generation: Option<&'a crate::diffusion::Generation>,
     /// CUDA context and kernel images per GPU (measured override or the default).
     pub cuda_context_bytes: u64,
 }
@@ -161,13 +158,13 @@ impl BudgetInputs<'_> {
 }
 
 /// Every component of one GPU for engine-neutral serving, in display order (zeros left out).
-pub fn per_gpu(inp: &BudgetInputs) -> Vec<Component> {
+pub fn serving_components(inp: &BudgetInputs) -> Vec<Component> {
     let tp = inp.tp();
     let (weights, rounding) = inp.footprint.get(tp);
     components(&[
         (ComponentId::Weights, weights),
-        (ComponentId::KvCache, kv_cache::per_gpu(inp, tp)),
-        (ComponentId::Activations, activations::per_gpu(inp, tp)),
+        (ComponentId::KvCache, kv_cache::bytes_per_gpu(inp, tp)),
+        (ComponentId::Activations, activations::peak_per_gpu(inp, tp)),
         (ComponentId::CudaContext, inp.cuda_context_bytes),
         (
             ComponentId::CublasWorkspace,

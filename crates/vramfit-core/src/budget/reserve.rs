@@ -17,7 +17,7 @@ const MID_SEGMENT: u64 = 20 * MIB;
 const SMALL_SEGMENT: u64 = 2 * MIB;
 
 /// Rounding of the stored tensors (one entry per allocation) on one GPU.
-pub fn per_gpu(weights: &[u64]) -> u64 {
+pub fn weight_rounding(weights: &[u64]) -> u64 {
     weights.iter().map(|b| waste(*b)).sum()
 }
 

@@ -39,7 +39,8 @@
 //!   about 23 % more than the 0.30 behaviour modelled here (conv caches passed functionally).
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
-use crate::plan::Card;
+use crate::budget::{Card, GpuBudget, PeakPhase};
+use crate::limits::{Field, RangeError};
 use serde::{Deserialize, Serialize};
 
 pub mod pipelines;
@@ -222,6 +223,33 @@ pub struct Generation {
     pub text_encoder_format: Option<PartFormat>,
 }
 
+impl Generation {
+    /// The starting point the UI shows for a new image (`video = false`: FLUX.1-dev, 1024²) or
+    /// video (`true`: Wan 2.1 T2V 1.3B, 832 × 480, 81 frames) workload.
+    pub fn starting_point(video: bool) -> Generation {
+        let (pipeline, width, height, frames) = if video {
+            ("wan21-t2v-1.3b", 832, 480, 81)
+        } else {
+            ("flux1-dev", 1024, 1024, 1)
+        };
+        Generation {
+            pipeline: pipeline.into(),
+            width,
+            height,
+            frames,
+            batch: 1,
+            guidance: true,
+            attention: Attention::default(),
+            offload: Offload::default(),
+            vae_tiling: false,
+            vae_slicing: false,
+            drop_text_encoders: Vec::new(),
+            denoiser_format: None,
+            text_encoder_format: None,
+        }
+    }
+}
+
 /// A phase of generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -245,6 +273,21 @@ pub struct DiffusionBudget {
     pub phases: Vec<(Phase, u64)>,
     /// Host RAM that offloading needs for the parts off the GPU.
     pub host_bytes: u64,
+}
+
+impl DiffusionBudget {
+    /// The shared per-GPU result type, its peak phase named in the budget vocabulary.
+    pub fn into_gpu_budget(self) -> GpuBudget {
+        GpuBudget {
+            phase: Some(match self.peak_phase {
+                Phase::TextEncoding => PeakPhase::TextEncoding,
+                Phase::Denoising => PeakPhase::Denoising,
+                Phase::Decoding => PeakPhase::Decoding,
+            }),
+            host_bytes: self.host_bytes,
+            ..GpuBudget::of(self.components)
+        }
+    }
 }
 
 /// Why a generation cannot be estimated.
@@ -289,9 +332,47 @@ fn range(field: &'static str, v: u32, min: u32, max: u32) -> Result<(), Diffusio
     }
 }
 
+impl Generation {
+    /// Range checks against the pipeline's rules; `video` says which workload holds it (a video
+    /// pipeline under `generate_image`, or the reverse, is refused).
+    pub fn validate(&self, video: bool) -> Vec<(Field, RangeError)> {
+        match pipeline_of(self) {
+            Err(e) => vec![field_of(&e)],
+            Ok(p) if p.video != video => vec![(Field::Generation("pipeline"), RangeError::Invalid)],
+            Ok(_) => Vec::new(),
+        }
+    }
+}
+
+/// The field and problem of a generation that fails its pipeline's rules.
+fn field_of(e: &DiffusionError) -> (Field, RangeError) {
+    match e {
+        DiffusionError::UnknownPipeline { .. } => {
+            (Field::Generation("pipeline"), RangeError::Invalid)
+        }
+        DiffusionError::VideoPipelineNeedsFrames | DiffusionError::ImagePipelineTakesOneFrame => {
+            (Field::Generation("frames"), RangeError::Invalid)
+        }
+        DiffusionError::SizeNotMultiple { multiple } => (
+            Field::Generation("width"),
+            RangeError::NotMultiple { of: *multiple },
+        ),
+        DiffusionError::OutOfRange { field, min, max } => (
+            Field::Generation(field),
+            RangeError::Between {
+                min: f64::from(*min),
+                max: f64::from(*max),
+            },
+        ),
+        DiffusionError::UnknownPart { .. } => {
+            (Field::Generation("drop_text_encoders"), RangeError::Invalid)
+        }
+    }
+}
+
 /// Validates `g` against its pipeline (sizes multiple of the VAE factor × patch, 64…8192 px,
 /// frames 1…1025 and of the form k × temporal factor + 1 for video VAEs, batch 1…64).
-pub fn validate(g: &Generation) -> Result<&'static Pipeline, DiffusionError> {
+pub fn pipeline_of(g: &Generation) -> Result<&'static Pipeline, DiffusionError> {
     let p = pipelines::find(&g.pipeline).ok_or_else(|| DiffusionError::UnknownPipeline {
         id: g.pipeline.clone(),
     })?;
@@ -372,8 +453,8 @@ fn resident(l: &Loaded, offload: Offload) -> u64 {
 }
 
 /// Per-GPU budget of the peak phase on `card`.
-pub fn per_gpu(g: &Generation, card: &Card) -> Result<DiffusionBudget, DiffusionError> {
-    let p = validate(g)?;
+pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget, DiffusionError> {
+    let p = pipeline_of(g)?;
     let s = shape(p, g);
     let loaded: Vec<Loaded> = p
         .parts
@@ -493,7 +574,7 @@ pub fn per_gpu(g: &Generation, card: &Card) -> Result<DiffusionBudget, Diffusion
 /// frames (videos, one latent frame to 257 frames), for a chart: (value, bytes). Points whose
 /// generation does not validate are left out.
 pub fn sweep(g: &Generation, card: &Card, points: usize) -> Vec<(u32, u64)> {
-    let Ok(p) = validate(g) else {
+    let Ok(p) = pipeline_of(g) else {
         return Vec::new();
     };
     let n = points.clamp(2, 256) as u64;
@@ -518,7 +599,7 @@ pub fn sweep(g: &Generation, card: &Card, points: usize) -> Vec<(u32, u64)> {
             q.width = value;
             q.height = value;
         }
-        if let Ok(b) = per_gpu(&q, card) {
+        if let Ok(b) = generation_budget(&q, card) {
             out.push((value, b.phases.iter().map(|(_, v)| *v).max().unwrap_or(0)));
         }
     }

@@ -40,34 +40,34 @@ fn formats() {
 #[test]
 fn validation() {
     assert!(matches!(
-        validate(&gen("nope", 512, 512, 1)),
+        pipeline_of(&gen("nope", 512, 512, 1)),
         Err(DiffusionError::UnknownPipeline { .. })
     ));
     assert_eq!(
-        validate(&gen("flux1-dev", 1000, 1024, 1)),
+        pipeline_of(&gen("flux1-dev", 1000, 1024, 1)),
         Err(DiffusionError::SizeNotMultiple { multiple: 16 })
     );
     assert_eq!(
-        validate(&gen("flux1-dev", 1024, 1024, 5)),
+        pipeline_of(&gen("flux1-dev", 1024, 1024, 5)),
         Err(DiffusionError::ImagePipelineTakesOneFrame)
     );
     assert_eq!(
-        validate(&gen("wan21-t2v-1.3b", 832, 480, 80)),
+        pipeline_of(&gen("wan21-t2v-1.3b", 832, 480, 80)),
         Err(DiffusionError::VideoPipelineNeedsFrames)
     );
-    assert!(validate(&gen("ltx-video", 768, 512, 161)).is_ok());
+    assert!(pipeline_of(&gen("ltx-video", 768, 512, 161)).is_ok());
     let mut g = gen("sd35-medium", 1024, 1024, 1);
     g.drop_text_encoders = vec!["t5_xxl".into()];
-    assert!(validate(&g).is_ok());
+    assert!(pipeline_of(&g).is_ok());
     g.drop_text_encoders = vec!["vae".into()];
     assert!(matches!(
-        validate(&g),
+        pipeline_of(&g),
         Err(DiffusionError::UnknownPart { .. })
     ));
     let mut g = gen("sdxl", 1024, 1024, 1);
     g.batch = 0;
     assert!(matches!(
-        validate(&g),
+        pipeline_of(&g),
         Err(DiffusionError::OutOfRange { field: "batch", .. })
     ));
 }
@@ -85,7 +85,8 @@ fn every_pipeline_estimates_and_offload_helps() {
             g.height = 512;
         }
         let peak = |g: &Generation| {
-            per_gpu(g, &CARD).map_or(0, |b| b.phases.iter().map(|x| x.1).max().unwrap_or(0))
+            generation_budget(g, &CARD)
+                .map_or(0, |b| b.phases.iter().map(|x| x.1).max().unwrap_or(0))
         };
         let none = peak(&g);
         g.offload = Offload::Sequential;
@@ -99,9 +100,13 @@ fn every_pipeline_estimates_and_offload_helps() {
 #[test]
 fn naive_attention_grows_quadratically() {
     let mut g = gen("sd15", 512, 512, 1);
-    let sdpa = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
+    let sdpa = generation_budget(&g, &CARD)
+        .map(|b| b.phases[1].1)
+        .unwrap_or(0);
     g.attention = Attention::Naive;
-    let naive = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
+    let naive = generation_budget(&g, &CARD)
+        .map(|b| b.phases[1].1)
+        .unwrap_or(0);
     // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB more.
     assert!(naive - sdpa >= GIB && naive - sdpa < GIB + GIB / 4);
 }

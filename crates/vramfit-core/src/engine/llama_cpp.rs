@@ -25,12 +25,13 @@
 //! - **Host RAM**: `token_embd`, the CPU layers and their KV, the output buffer `V·4·n_seq`, and the
 //!   host compute buffer `unit + cells·ub·(FA ? 2 : 4)`.
 
-use super::{ratio, EngineBudget, KvReport};
+use super::ratio;
+use crate::budget::Card;
 use crate::budget::{components, BudgetInputs, ComponentId};
+use crate::budget::{GpuBudget, KvReport};
 use crate::bytes::{round_up, MIB};
 use crate::catalog::GpuArch;
 use crate::model::TensorKind;
-use crate::plan::Card;
 use serde::{Deserialize, Serialize};
 
 /// llama.cpp settings, named as its options.
@@ -118,7 +119,7 @@ fn pad256(x: u64) -> u64 {
 }
 
 /// One GPU's budget (the fullest of the `devices` cards) under llama.cpp.
-pub fn per_gpu(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let a = inp.arch;
     let devices = inp.tp();
     let n_layer = u64::from(a.layers);
@@ -262,7 +263,7 @@ pub fn per_gpu(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     let kv_total: u64 = dev_kv.iter().sum::<u64>() + host_kv;
     let host_compute = unit + mask;
     let output_buffer = u64::from(a.vocab) * 4 * n_seq;
-    EngineBudget {
+    GpuBudget {
         components: components(&[
             (ComponentId::Weights, dev_weights[d as usize]),
             (ComponentId::KvCache, dev_kv[d as usize]),

@@ -8,17 +8,20 @@
 //!   by `n_ubatch`; `n_gpu_layers` partial offload moves layers (and their KV) to host RAM.
 //! - [`transformers`]: `generate` with a growing cache: weights + cache + one layer's working set.
 //!
-//! Without an engine, [`crate::budget::per_gpu`] gives an engine-neutral budget for the scenario's
+//! Without an engine, [`crate::budget::serving_components`] gives an engine-neutral budget for the scenario's
 //! sequences × context.
 
+mod inference;
 pub mod llama_cpp;
 pub mod sglang;
 pub mod transformers;
 pub mod vllm;
 
-use crate::budget::{BudgetInputs, Component};
-use crate::plan::Card;
-use crate::scenario::{check_range, RangeError};
+use crate::budget::{BudgetInputs, Card, GpuBudget};
+use crate::limits::{check_range, Field, RangeError, MAX_CONTEXT_TOKENS};
+
+pub use crate::budget::{KvReport, StartFailure};
+pub use inference::Inference;
 use serde::{Deserialize, Serialize};
 
 /// A serving engine and its settings (the scenario's `engine` object).
@@ -46,15 +49,21 @@ impl Engine {
     }
 }
 
-/// Range checks of the engine's settings, by flag name.
-pub fn validate(engine: &Engine) -> Vec<(&'static str, RangeError)> {
+impl Engine {
+    /// Range checks of the engine's settings, each named by its flag.
+    pub fn validate(&self) -> Vec<(Field, RangeError)> {
+        validate(self)
+    }
+}
+
+fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
     let mut errs = Vec::new();
     let mut check = |name, v: f64, min: f64, max: f64| {
         if let Err(e) = check_range(v, min, max) {
-            errs.push((name, e));
+            errs.push((Field::Engine(name), e));
         }
     };
-    let big = f64::from(crate::scenario::MAX_CONTEXT_TOKENS);
+    let big = f64::from(MAX_CONTEXT_TOKENS);
     let opt = |v: Option<u32>| v.map(f64::from);
     match engine {
         Engine::Vllm(v) => {
@@ -88,7 +97,7 @@ pub fn validate(engine: &Engine) -> Vec<(&'static str, RangeError)> {
                 v.kv_cache_dtype.as_deref(),
                 None | Some("auto" | "fp8" | "fp8_e4m3" | "fp8_e5m2")
             ) {
-                errs.push(("kv_cache_dtype", RangeError::Invalid));
+                errs.push((Field::Engine("kv_cache_dtype"), RangeError::Invalid));
             }
         }
         Engine::Sglang(s) => {
@@ -130,13 +139,13 @@ pub fn validate(engine: &Engine) -> Vec<(&'static str, RangeError)> {
                 ("cache_type_v", &l.cache_type_v),
             ] {
                 if llama_cpp::cache_type_bits(t).is_none() {
-                    errs.push((n, RangeError::Invalid));
+                    errs.push((Field::Engine(n), RangeError::Invalid));
                 }
             }
             if !l.flash_attn && llama_cpp::cache_type_bits(&l.cache_type_v).is_some_and(|b| b < 16)
             {
                 // llama_context: "quantized V cache was requested, but this requires Flash Attention".
-                errs.push(("cache_type_v", RangeError::Invalid));
+                errs.push((Field::Engine("cache_type_v"), RangeError::Invalid));
             }
         }
         Engine::Transformers(t) => {
@@ -148,120 +157,24 @@ pub fn validate(engine: &Engine) -> Vec<(&'static str, RangeError)> {
                 t.attn_implementation.as_str(),
                 "sdpa" | "eager" | "flash_attention_2"
             ) {
-                errs.push(("attn_implementation", RangeError::Invalid));
+                errs.push((Field::Engine("attn_implementation"), RangeError::Invalid));
             }
             if !matches!(t.cache_implementation.as_str(), "dynamic" | "static") {
-                errs.push(("cache_implementation", RangeError::Invalid));
+                errs.push((Field::Engine("cache_implementation"), RangeError::Invalid));
             }
         }
     }
     errs
 }
 
-/// What the engine reports about its KV cache.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct KvReport {
-    /// KV cache bytes on one GPU.
-    pub kv_cache_bytes: u64,
-    /// Tokens the cache holds (the engine's own figure: whole blocks / pages / cells).
-    pub kv_cache_tokens: u64,
-    /// Requests of `context_tokens` tokens that fit at once (`tokens / max_model_len`).
-    pub max_concurrency: f64,
-    /// The memory the engine claims up front on one GPU (vLLM / SGLang), if it pre-allocates.
-    pub budget_bytes: Option<u64>,
-}
-
-/// Why an engine would refuse to start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum StartFailure {
-    /// Weights, activations and overhead exceed the engine's budget: no room for any KV cache.
-    NoRoomForKvCache,
-    /// The KV cache cannot hold one request of the configured maximum length.
-    MaxModelLenTooLong {
-        /// Tokens the cache holds.
-        kv_tokens: u64,
-        /// The configured maximum length.
-        max_model_len: u64,
-    },
-    /// The budget plus memory outside it exceeds the card (vLLM V1 refuses when free memory at
-    /// start is below the requested fraction).
-    BudgetExceedsFreeMemory,
-}
-
-/// One GPU's budget under an engine.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EngineBudget {
-    /// Components on one GPU, in display order.
-    pub components: Vec<Component>,
-    /// The engine's KV report, if it sizes the cache itself.
-    pub report: Option<KvReport>,
-    /// Host RAM the engine needs for offloaded layers (llama.cpp partial offload), bytes.
-    pub host_bytes: u64,
-    /// Why it would not start, if so.
-    pub failure: Option<StartFailure>,
-    /// Whether the engine claims its memory up front (the verdict then reads the KV capacity, not
-    /// the headroom).
-    pub preallocates: bool,
-    /// The phase that sets the peak, where the workload has phases (training, generation).
-    pub phase: Option<crate::plan::PeakPhase>,
-}
-
-/// One GPU's budget for `inp` on `card`, under the scenario's engine (or engine-neutral).
-pub fn per_gpu(inp: &BudgetInputs, card: &Card) -> EngineBudget {
-    if let Some(t) = inp.train {
-        return crate::training::per_gpu(t, inp, card);
-    }
-    if let Some(g) = inp.generation {
-        use crate::diffusion::Phase;
-        use crate::plan::PeakPhase;
-        return match crate::diffusion::per_gpu(g, card) {
-            Ok(d) => EngineBudget {
-                components: d.components,
-                report: None,
-                host_bytes: d.host_bytes,
-                failure: None,
-                preallocates: false,
-                phase: Some(match d.peak_phase {
-                    Phase::TextEncoding => PeakPhase::TextEncoding,
-                    Phase::Denoising => PeakPhase::Denoising,
-                    Phase::Decoding => PeakPhase::Decoding,
-                }),
-            },
-            // Validation runs before any plan is evaluated; an invalid generation costs nothing.
-            Err(_) => EngineBudget {
-                components: Vec::new(),
-                report: None,
-                host_bytes: 0,
-                failure: None,
-                preallocates: false,
-                phase: None,
-            },
-        };
-    }
-    if let Some(c) = inp.custom {
-        return EngineBudget {
-            components: crate::custom::per_gpu(c, inp.cuda_context_bytes),
-            report: None,
-            host_bytes: 0,
-            failure: None,
-            preallocates: false,
-            phase: None,
-        };
-    }
-    match inp.engine {
-        Some(Engine::Vllm(v)) => vllm::per_gpu(v, inp, card),
-        Some(Engine::Sglang(s)) => sglang::per_gpu(s, inp, card),
-        Some(Engine::LlamaCpp(l)) => llama_cpp::per_gpu(l, inp, card),
-        Some(Engine::Transformers(t)) => transformers::per_gpu(t, inp),
-        None => EngineBudget {
-            components: crate::budget::per_gpu(inp),
-            report: None,
-            host_bytes: 0,
-            failure: None,
-            preallocates: false,
-            phase: None,
-        },
+/// One GPU's serving budget for `inp` on `card` under `engine` (engine-neutral when `None`).
+pub fn serving_budget(engine: Option<&Engine>, inp: &BudgetInputs, card: &Card) -> GpuBudget {
+    match engine {
+        Some(Engine::Vllm(v)) => vllm::vllm_budget(v, inp, card),
+        Some(Engine::Sglang(s)) => sglang::sglang_budget(s, inp, card),
+        Some(Engine::LlamaCpp(l)) => llama_cpp::llama_cpp_budget(l, inp, card),
+        Some(Engine::Transformers(t)) => transformers::transformers_budget(t, inp),
+        None => GpuBudget::of(crate::budget::serving_components(inp)),
     }
 }
 

@@ -15,10 +15,11 @@
 //!   `max_num_reqs = min(max(tokens / context_len · 512, 2048), 4096)` unless
 //!   `--max-running-requests` is set.
 
-use super::{fraction_of, ratio, EngineBudget, KvReport, StartFailure};
+use super::{fraction_of, ratio};
+use crate::budget::Card;
 use crate::budget::{activations, components, kv_cache, runtime, BudgetInputs, ComponentId};
+use crate::budget::{GpuBudget, KvReport, StartFailure};
 use crate::bytes::GIB;
-use crate::plan::Card;
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +73,7 @@ pub fn default_chunk(capacity: u64) -> u64 {
 }
 
 /// One GPU's budget under SGLang.
-pub fn per_gpu(s: &Sglang, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let tp = inp.tp();
     let a = inp.arch;
     let (weights, _) = inp.footprint.get(tp);
@@ -121,7 +122,7 @@ pub fn per_gpu(s: &Sglang, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     } else {
         None
     };
-    EngineBudget {
+    GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
             (ComponentId::KvCache, pool),

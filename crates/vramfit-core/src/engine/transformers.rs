@@ -16,8 +16,8 @@
 //!
 //! Plus the CUDA context, cuBLAS workspace and the allocator's segment rounding.
 
-use super::{EngineBudget, KvReport};
 use crate::budget::{components, kv_cache, reserve, runtime, BudgetInputs, ComponentId};
+use crate::budget::{GpuBudget, KvReport};
 use serde::{Deserialize, Serialize};
 
 /// `generate` settings.
@@ -61,7 +61,7 @@ impl Default for Transformers {
 
 /// The peak of `generate` on one GPU. With several GPUs `device_map="auto"` splits the layers:
 /// weights and cache divide, the working set of a layer does not.
-pub fn per_gpu(t: &Transformers, inp: &BudgetInputs) -> EngineBudget {
+pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
     let a = inp.arch;
     let p = inp.weights.compute_bytes();
     let devices = inp.tp();
@@ -108,7 +108,7 @@ pub fn per_gpu(t: &Transformers, inp: &BudgetInputs) -> EngineBudget {
         (full_cache, decode - full_cache)
     };
     let cache = cache.div_ceil(devices);
-    EngineBudget {
+    GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
             (ComponentId::KvCache, cache),

@@ -32,11 +32,12 @@
 //!   `min(max_num_seqs, 256 (V0) | 512 (V1)) × layers × 8·H × b`; on the public profiles this gives
 //!   0.16 / 0.38 / 0.50 GiB against 0.17 / 0.41 / 0.67 measured (fp16 cases), an estimate only.
 
-use super::{fraction_of, ratio, EngineBudget, KvReport, StartFailure};
+use super::{fraction_of, ratio};
+use crate::budget::Card;
 use crate::budget::{activations, components, kv_cache, runtime, BudgetInputs, ComponentId};
+use crate::budget::{GpuBudget, KvReport, StartFailure};
 use crate::bytes::{round_up, GIB, MIB};
 use crate::format::WeightFormat;
-use crate::plan::Card;
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -171,7 +172,7 @@ fn encoder_cache(v: &Vllm, inp: &BudgetInputs, batched_tokens: u64) -> u64 {
 }
 
 /// One GPU's budget under vLLM.
-pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let tp = inp.tp();
     let a = inp.arch;
     let b = inp.weights.compute_bytes();
@@ -256,7 +257,7 @@ pub fn per_gpu(v: &Vllm, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     } else {
         (context, overhead)
     };
-    EngineBudget {
+    GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
             (ComponentId::LoraAdapters, lora),

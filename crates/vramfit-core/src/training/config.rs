@@ -1,5 +1,6 @@
 //! The training workload as the scenario describes it (`"workload": {"train": {…}}`).
 
+use crate::limits::{check_range, Field, RangeError, MAX_CONTEXT_TOKENS, MAX_GPUS};
 use serde::{Deserialize, Serialize};
 
 /// How the model is trained.
@@ -212,5 +213,49 @@ impl Default for Train {
             offload_params: false,
             grads_persist: false,
         }
+    }
+}
+
+impl Train {
+    /// Range checks of the training settings, each named by its scenario key; `gpu_count` bounds
+    /// the model-parallel degree (tensor × pipeline parallel must fit on the cards).
+    pub fn validate(&self, gpu_count: u32) -> Vec<(Field, RangeError)> {
+        let mut errs = Vec::new();
+        let mut check = |name, v: u32, min: u32, max: u32| {
+            if let Err(e) = check_range(f64::from(v), f64::from(min), f64::from(max)) {
+                errs.push((Field::Train(name), e));
+            }
+        };
+        for (name, v, min, max) in [
+            ("micro_batch", self.micro_batch, 1, 65_536),
+            (
+                "sequence_length",
+                self.sequence_length,
+                1,
+                MAX_CONTEXT_TOKENS,
+            ),
+            (
+                "gradient_accumulation",
+                self.gradient_accumulation,
+                1,
+                1_000_000,
+            ),
+            ("lora_rank", self.lora_rank, 1, 65_536),
+            ("tensor_parallel", self.tensor_parallel, 1, MAX_GPUS),
+            ("pipeline_parallel", self.pipeline_parallel, 1, MAX_GPUS),
+            ("hybrid_group", self.hybrid_group.unwrap_or(8), 1, MAX_GPUS),
+        ] {
+            check(name, v, min, max);
+        }
+        let model_parallel = u64::from(self.tensor_parallel) * u64::from(self.pipeline_parallel);
+        if model_parallel > u64::from(gpu_count.max(1)) {
+            check(
+                "tensor_parallel",
+                self.tensor_parallel,
+                1,
+                gpu_count.max(1) / self.pipeline_parallel.max(1),
+            );
+        }
+        errs
     }
 }

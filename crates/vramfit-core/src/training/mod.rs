@@ -36,10 +36,9 @@ pub mod optimizer;
 pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision};
 
 use crate::budget::{components, reserve, runtime, weights, BudgetInputs, ComponentId};
-use crate::engine::EngineBudget;
+use crate::budget::{Card, GpuBudget, PeakPhase};
 use crate::format::WeightFormat;
 use crate::model::{ModelArch, TensorKind};
-use crate::plan::{Card, PeakPhase};
 use serde::Serialize;
 
 /// The phase of a training step that sets the peak.
@@ -111,7 +110,7 @@ pub fn trainable(arch: &ModelArch, t: &Train) -> (u64, Vec<(u64, u64)>, u64) {
 }
 
 /// One GPU's training budget on `card` (`inp.tensor_parallel` = GPUs in the plan).
-pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
+pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let a = inp.arch;
     let world = inp.tp();
     let mp = u64::from(t.tensor_parallel.max(1)) * u64::from(t.pipeline_parallel.max(1));
@@ -134,7 +133,7 @@ pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
     };
     let tensors =
         weights::per_gpu_tensors(a, base_format, u64::from(t.tensor_parallel.max(1)), &[]);
-    let rounding = reserve::per_gpu(&tensors);
+    let rounding = reserve::weight_rounding(&tensors);
     let mut weights_bytes = weights::total(&tensors) / u64::from(t.pipeline_parallel.max(1));
     // Sharding of the trainable state.
     let shard_group = match t.sharding {
@@ -226,7 +225,7 @@ pub fn per_gpu(t: &Train, inp: &BudgetInputs, card: &Card) -> EngineBudget {
         TrainPhase::OptimizerStep => (grads_c, 0, 0, step_temp),
     };
     let nccl = runtime::communication_buffers(u32::try_from(world).unwrap_or(u32::MAX));
-    EngineBudget {
+    GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights_gpu),
             (ComponentId::MasterWeights, master_c),

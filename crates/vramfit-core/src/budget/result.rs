@@ -1,0 +1,114 @@
+//! The budget vocabulary every workload shares: the card a budget is judged on, the phase that
+//! sets a peak, why an engine would refuse to start, and the per-GPU result type ([`GpuBudget`])
+//! that every workload's budget function returns.
+
+use super::Component;
+use crate::catalog::{Gpu, GpuArch, Interconnect};
+use serde::Serialize;
+
+/// The card a plan uses.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Card {
+    /// Catalog id (`None`: a memory size typed by the user).
+    pub gpu: Option<&'static str>,
+    /// Reported memory of one card, bytes.
+    pub capacity_bytes: u64,
+    /// Generation (decides the cuBLAS workspace), if known.
+    #[serde(skip)]
+    pub arch: Option<GpuArch>,
+    /// Whether multi-GPU traffic would cross PCIe only.
+    pub pcie_only: bool,
+}
+
+impl Card {
+    /// A catalog card.
+    pub fn from_catalog(g: &'static Gpu) -> Card {
+        Card {
+            gpu: Some(g.id),
+            capacity_bytes: g.capacity_bytes(),
+            arch: Some(g.arch),
+            pcie_only: g.interconnect == Interconnect::PcieOnly,
+        }
+    }
+}
+
+/// The phase of a workload that sets its peak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PeakPhase {
+    /// Training: end of the forward pass.
+    Forward,
+    /// Training: backward pass.
+    Backward,
+    /// Training: optimizer step.
+    OptimizerStep,
+    /// Generation: text encoding.
+    TextEncoding,
+    /// Generation: denoising.
+    Denoising,
+    /// Generation: VAE decoding.
+    Decoding,
+}
+
+/// What the engine reports about its KV cache.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct KvReport {
+    /// KV cache bytes on one GPU.
+    pub kv_cache_bytes: u64,
+    /// Tokens the cache holds (the engine's own figure: whole blocks / pages / cells).
+    pub kv_cache_tokens: u64,
+    /// Requests of `context_tokens` tokens that fit at once (`tokens / max_model_len`).
+    pub max_concurrency: f64,
+    /// The memory the engine claims up front on one GPU (vLLM / SGLang), if it pre-allocates.
+    pub budget_bytes: Option<u64>,
+}
+
+/// Why an engine would refuse to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum StartFailure {
+    /// Weights, activations and overhead exceed the engine's budget: no room for any KV cache.
+    NoRoomForKvCache,
+    /// The KV cache cannot hold one request of the configured maximum length.
+    MaxModelLenTooLong {
+        /// Tokens the cache holds.
+        kv_tokens: u64,
+        /// The configured maximum length.
+        max_model_len: u64,
+    },
+    /// The budget plus memory outside it exceeds the card (vLLM V1 refuses when free memory at
+    /// start is below the requested fraction).
+    BudgetExceedsFreeMemory,
+}
+
+/// One GPU's budget under a workload: the result type of every workload's budget function.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GpuBudget {
+    /// Components on one GPU, in display order.
+    pub components: Vec<Component>,
+    /// The engine's KV report, if it sizes the cache itself.
+    pub report: Option<KvReport>,
+    /// Host RAM the engine needs for offloaded layers (llama.cpp partial offload), bytes.
+    pub host_bytes: u64,
+    /// Why it would not start, if so.
+    pub failure: Option<StartFailure>,
+    /// Whether the engine claims its memory up front (the verdict then reads the KV capacity, not
+    /// the headroom).
+    pub preallocates: bool,
+    /// The phase that sets the peak, where the workload has phases (training, generation).
+    pub phase: Option<PeakPhase>,
+}
+
+impl GpuBudget {
+    /// A budget of plain components: nothing pre-allocated, no host RAM, no phases.
+    pub fn of(components: Vec<Component>) -> GpuBudget {
+        GpuBudget {
+            components,
+            report: None,
+            host_bytes: 0,
+            failure: None,
+            preallocates: false,
+            phase: None,
+        }
+    }
+}
