@@ -1,4 +1,6 @@
-//! GPU catalog: what each card's driver really reports, sorted by reported memory.
+//! GPU catalog: what each card's driver really reports, sorted by reported memory. This file
+//! holds the rules and the first entries; `gpus_consumer.rs`, `gpus_datacenter.rs` and
+//! `gpus_unified.rs` hold the later ones under the same rules.
 //!
 //! # What `reported_mib` is
 //!
@@ -41,10 +43,15 @@
 //! Entries whose `source` starts with `observed:` carry a total seen in a public log: the
 //! calibration file (vLLM start-up logs: H100 SXM 79.19 GiB, A100-SXM4-80GB 79.15 GiB,
 //! A100 40GB 39.39 GiB, RTX 3090 23.58 GiB, RTX 4090 23.55 GiB, A10G 22.30 GiB, T4 14.56 GiB,
-//! RTX 4060 8.00 GiB), or a `torch.cuda.get_device_properties()` / `deviceQuery` / vLLM printout
-//! quoted in the entry (RTX 3060, RTX 4070 Ti SUPER, RTX 5090, RTX A5000, RTX A6000,
-//! RTX 6000 Ada, L40S, H100 PCIe, H200, B200, MI250X, MI300X, RX 7900 XTX). GiB figures are
-//! converted as `round(GiB × 1024)`.
+//! RTX 4060 8.00 GiB), or a `torch.cuda.get_device_properties()` / `deviceQuery` / vLLM / Unsloth
+//! banner / PyTorch out-of-memory printout quoted in the entry (RTX 3060, RTX 4070 Ti SUPER,
+//! RTX 5090, RTX A5000, RTX A6000, RTX 6000 Ada, L40S, H100 PCIe, H200, B200, MI250X, MI300X,
+//! RX 7900 XTX; and, in `gpus_consumer.rs` / `gpus_datacenter.rs`, RTX 2060 / 2060 SUPER / 2070 /
+//! 2080 / 2080 Ti, RTX 3050 6GB / 3060 Ti / 3070 / 3080 10GB / 3080 Ti, RTX 4060 Ti 16GB / 4080,
+//! RTX 4000 Ada, Tesla P40 / P100 / V100 (four), A30, A40, L20, Intel Arc A770 16GB and Arc Pro
+//! B60 via `torch.xpu`). GiB figures are converted as `round(GiB × 1024)`; `deviceQuery`'s
+//! "MBytes" are MiB. Where printouts disagree, the smallest one that is not a Windows WDDM figure
+//! is used (WDDM reports the whole frame buffer, like `nvidia-smi`).
 //!
 //! For the H200 the calibration file only has the `nvidia-smi` total (143771 MiB); the entry uses
 //! the CUDA total seen in a `get_device_properties()` printout (143156 MiB) because, as the table
@@ -57,10 +64,18 @@
 //! - **NVIDIA, `nvidia-smi` total known:** `reported = nvidia-smi memory.total − R`, where `R` is
 //!   the reservation measured on an observed sibling of the same generation and memory type (the
 //!   table above). Where the sibling is the same board with the same `nvidia-smi` total (A10 / A10G,
-//!   A100 80GB PCIe / SXM4, RTX 4080 SUPER / 4070 Ti SUPER) this gives the sibling's value.
+//!   A100 80GB PCIe / SXM4, RTX 4080 SUPER / 4070 Ti SUPER, A800 / A100 SXM4, H800 / H100 SXM,
+//!   L40 / L40S) this gives the sibling's value. The reservations used: Ampere GDDR6 379 MiB
+//!   (RTX 3060; A2, A16), Ampere GDDR6X 430 (RTX 3090: 24576 − 24146; RTX 3070 Ti, 3090 Ti),
+//!   Ampere workstation 450 (RTX A5000: 24564 − 24114; RTX A2000, A4000), Ada GDDR6X 442
+//!   (RTX 4070 Ti SUPER; RTX 4070 / 4070 SUPER / 4070 Ti), Ada with ECC 479 (L40S), Hopper HBM3
+//!   469 (H100 SXM; GH200 96GB, H20), Hopper HBM3e 615 (H200), Blackwell GDDR7 490 (RTX 5090;
+//!   RTX 5060 / 5060 Ti / 5070 / 5070 Ti / 5080, RTX PRO 6000), Blackwell HBM3e 728 (B200; B300,
+//!   GB200).
 //! - **AMD (ROCm):** the runtime reports the installed VRAM less 16 MiB — MI300X 196592 = 192 × 1024
 //!   − 16, MI250X GCD 65520 = 64 × 1024 − 16, RX 7900 XTX 24560 = 24 × 1024 − 16 (all observed) — so
-//!   the other AMD parts use `marketed GiB × 1024 − 16`.
+//!   the other AMD parts use `marketed GiB × 1024 − 16` (RDNA4 cards included, which have no
+//!   observation of their own yet).
 //!
 //! # Choices
 //!
@@ -71,17 +86,23 @@
 //! - **MI250X:** PyTorch sees each of the two graphics compute dies (GCDs) as a separate 64 GB
 //!   device, so the catalog models one GCD (`mi250x-gcd`); a "one MI250X" plan is two of them.
 //! - **B300:** "288 GB" is decimal (`nvidia-smi` 275040 MiB = 288.4 × 10^9 bytes, 268.6 GiB).
+//! - **A16, GB200:** a board or superchip with several GPUs is modelled per GPU, like the MI250X
+//!   GCD: `a16` is one of the A16's four 16 GB GPUs, `gb200` one Blackwell GPU of a GB200 (186 GB
+//!   in GB200 NVL72, the Grace memory not counted).
 //!
 //! `interconnect` is per GPU, bidirectional. Parts that only reach NVLink through an optional
-//! two-card bridge (RTX 3090, RTX A5000/A6000, A100/H100 PCIe, H100 NVL) are given the bridge
-//! figure; a plan wider than the bridged pair still crosses PCIe. `bandwidth_gb_s` is the vendor's
+//! two-card bridge (RTX 2080 / 2080 Ti / 3090 / 3090 Ti, RTX A5000/A6000, A30, A40, A100/H100 PCIe,
+//! H100 NVL) are given the bridge figure; a plan wider than the bridged pair still crosses PCIe. `bandwidth_gb_s` is the vendor's
 //! memory-bandwidth specification.
 
 use super::{gpus_consumer, gpus_datacenter, Gpu, GpuArch, Interconnect, Segment, Vendor};
 
-/// Every GPU in the catalog, sorted by `reported_mib` ascending (ties keep a stable order).
+/// Every discrete GPU in the catalog, sorted by `reported_mib` ascending (ties keep a stable order:
+/// the earlier entry first). The entries added later are defined in `gpus_consumer.rs` and
+/// `gpus_datacenter.rs` and listed here in their place.
 ///
-/// Covers consumer, workstation and data-centre cards from NVIDIA and AMD, 8 GB to 288 GB.
+/// Covers consumer, workstation and data-centre cards from NVIDIA, AMD and Intel, 6 GB to 288 GB.
+/// Unified-memory machines are in [`super::UNIFIED_MEMORY`].
 pub static GPUS: &[Gpu] = &[
     gpus_consumer::RTX_3050_6GB,
     gpus_consumer::RTX_2060,
