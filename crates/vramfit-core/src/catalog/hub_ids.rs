@@ -14,7 +14,7 @@
 //! | `-GPTQ-Int4`, `-GPTQ-INT4`, `-GPTQ` | `gptq-int4-g128` | Qwen, hugging-quants, TheBloke's default branch (4 bits, groups of 128) |
 //! | `-GPTQ-Int8` | `gptq-int8-g128` | Qwen |
 //! | `-FP8`, `-FP8-Dynamic` | `fp8` (`fp8-block` for `Qwen/…-FP8`) | RedHatAI / neuralmagic (per-tensor or per-channel scales); Qwen3's own FP8 checkpoints use 128 × 128 blocks |
-//! | `-bnb-4bit`, `-unsloth-bnb-4bit` | `bnb-nf4-dq` | unsloth (NF4 with double quantisation) |
+//! | `-bnb-4bit`, `-unsloth-bnb-4bit` | `bnb-nf4-dq` | unsloth: NF4 with double quantisation in their `config.json` (`unsloth/phi-4-bnb-4bit`, `unsloth/qwen2.5-0.5b-instruct-unsloth-bnb-4bit`, as the calibration test's checkpoint facts record); the `unsloth-` dynamic uploads also leave a few modules 16-bit, which a name cannot tell |
 //! | `-GGUF` with a quant (`repo:Q4_K_M`, as `llama-server -hf` and Ollama take it, or a `.gguf` file name) | `gguf-q4_k_m`, … | bartowski, unsloth, lmstudio-community, Qwen |
 //!
 //! A `-GGUF` repo without a quant type, and a repo whose name only matches after a quantisation
