@@ -189,7 +189,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_repo: "mistralai/Magistral-Small-2506",
         hf_aliases: &[],
         published_params: 23_572_403_200,
-        source: "model card: 24B, built on Mistral Small 3.1 (text only); same tensors as Mistral Small 3 24B (23,572,403,200)",
+        source: "model card: 24B, built on Mistral Small 3.1 (text only); same tensors as Mistral Small 3 24B (23,572,403,200); the card gives a 128k window but recommends 40k (40,960) as the maximum model length, which max_position holds",
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 40960),
     },
     CatalogModel {
