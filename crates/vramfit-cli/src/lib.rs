@@ -2,6 +2,8 @@
 //! estimate` runs: JSON text in, JSON text out.
 
 use serde_json::{json, Value};
+use vramfit_core::catalog;
+use vramfit_core::diffusion::pipelines::{Role, PIPELINES};
 use vramfit_core::{estimate, Scenario};
 
 /// Parses a scenario, estimates it, and renders the estimate (or the error) as JSON.
@@ -37,4 +39,68 @@ pub fn run_value(text: &str) -> Result<Value, Value> {
     let est = estimate(&scenario).map_err(|e| json!({ "error": e }))?;
     serde_json::to_value(&est)
         .map_err(|e| json!({"error": {"kind": "internal", "message": e.to_string()}}))
+}
+
+/// One catalog as a JSON array: models (id, name, Hugging Face repo ids, family, computed and
+/// published parameters, source), GPUs (every field of the entry: memory as marketed and as the
+/// driver reports it, interconnect, bandwidth, whether the memory is unified, source; the discrete
+/// cards by reported memory, then the unified-memory machines) or diffusion pipelines (id, name,
+/// repo ids, parts with their parameters and default format, total parameters, source). `None`
+/// for an unknown catalog name.
+pub fn catalog_value(kind: &str) -> Option<Value> {
+    Some(match kind {
+        "models" => catalog::models()
+            .map(|m| {
+                json!({
+                    "id": m.id,
+                    "name": m.name,
+                    "repo_ids": m.repo_ids().collect::<Vec<_>>(),
+                    "family": m.arch.family.model_type(),
+                    "params": m.arch.param_count(),
+                    "published_params": m.published_params,
+                    "max_position": m.arch.max_position,
+                    "source": m.source,
+                })
+            })
+            .collect(),
+        "gpus" => catalog::all_gpus()
+            .map(|g| serde_json::to_value(g).unwrap_or(Value::Null))
+            .collect(),
+        "pipelines" => PIPELINES
+            .iter()
+            .map(|p| {
+                let parts: Vec<Value> = p
+                    .parts
+                    .iter()
+                    .map(|part| {
+                        json!({
+                            "id": part.id,
+                            "role": match part.role {
+                                Role::TextEncoder => "text_encoder",
+                                Role::Denoiser => "denoiser",
+                                Role::Vae => "vae",
+                            },
+                            "params": part.params,
+                            "format": part.default_format.id(),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "id": p.id,
+                    "name": p.name,
+                    "video": p.video,
+                    "repo_ids": catalog::pipeline_repo_ids(p.id),
+                    "params": p.parts.iter().map(|part| part.params).sum::<u64>(),
+                    "parts": parts,
+                    "source": p.source,
+                })
+            })
+            .collect(),
+        _ => return None,
+    })
+}
+
+/// [`catalog_value`] as JSON text.
+pub fn catalog(kind: &str) -> Option<String> {
+    catalog_value(kind).map(|v| v.to_string())
 }

@@ -7,7 +7,7 @@
 //!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
 //! ```
 //! `vramfit script pytorch|vllm|llama-server FILE|-` prints the measurement script or command line
-//! for the scenario.
+//! for the scenario. `vramfit catalog models|gpus|pipelines` prints a catalog as a JSON array.
 //! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
 //! (bad command line / unreadable file).
 
@@ -15,10 +15,25 @@ use std::io::Read;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
-       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario";
+       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario
+       vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [cmd, which] = args.as_slice() {
+        if cmd == "catalog" {
+            return match vramfit_cli::catalog(which) {
+                Some(json) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    eprintln!("{USAGE}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    }
     let (kind, path) = match args.as_slice() {
         [cmd, path] if cmd == "estimate" => (None, path),
         [cmd, kind, path]

@@ -125,8 +125,8 @@ pub fn resolve_model(
     source: Option<&ModelSource>,
 ) -> Result<(ModelArch, Option<&'static CatalogModel>), ScenarioError> {
     match source.ok_or(ScenarioError::MissingModel)? {
-        ModelSource::Catalog(id) => catalog::model(id)
-            .map(|m| (m.arch, Some(m)))
+        ModelSource::Catalog(id) => catalog::lookup(id)
+            .map(|m| (m.model.arch, Some(m.model)))
             .ok_or_else(|| ScenarioError::UnknownModel { id: id.clone() }),
         ModelSource::HfConfig(value) => hf_config::parse_value(value)
             .map(|a| (a, None))

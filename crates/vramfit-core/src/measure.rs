@@ -218,8 +218,11 @@ pub fn comparable(e: &crate::Estimate) -> Comparable {
 fn repo(s: &Scenario) -> (String, Option<&'static CatalogModel>) {
     match &s.model {
         None => ("path/to/model".into(), None),
-        Some(ModelSource::Catalog(id)) => match catalog::model(id) {
-            Some(m) => (m.hf_repo.to_string(), Some(m)),
+        Some(ModelSource::Catalog(id)) => match catalog::lookup(id) {
+            // A repo id (`Qwen/Qwen2.5-7B-Instruct-AWQ`) is what the user loads; a catalog id loads
+            // the entry's repo.
+            Some(m) if id.contains('/') => (id.clone(), Some(m.model)),
+            Some(m) => (m.model.hf_repo.to_string(), Some(m.model)),
             None => ("path/to/model".into(), None),
         },
         Some(ModelSource::HfConfig(_)) => ("path/to/your/model".into(), None),

@@ -1,7 +1,10 @@
 //! Catalog checks: every model's computed parameter count matches its published count within
-//! 0.5 %; ids are unique kebab-case; the GPU catalog spans 8 GB to 288 GB, both vendors.
+//! 0.5 %; ids are unique kebab-case; every model has Hugging Face repo ids that resolve to it; the
+//! GPU catalog spans 8 GB to 288 GB from three vendors, each card's memory observed or derived
+//! (and said so); unified-memory machines stay out of the recommender's list; a scenario may name
+//! its model by repo id.
 
-use vramfit_core::catalog::{self, Vendor, GPUS};
+use vramfit_core::catalog::{self, Vendor, GPUS, UNIFIED_MEMORY};
 
 fn is_kebab(id: &str) -> bool {
     !id.is_empty()
@@ -13,7 +16,7 @@ fn is_kebab(id: &str) -> bool {
 #[test]
 fn every_model_count_matches_its_card() {
     let n = catalog::models().count();
-    assert!(n >= 45, "only {n} models");
+    assert!(n >= 100, "only {n} models");
     let mut bad = Vec::new();
     for m in catalog::models() {
         let computed = m.arch.param_count() as f64;
@@ -38,7 +41,7 @@ fn every_model_count_matches_its_card() {
 fn ids_are_unique_and_kebab_case() {
     let mut ids: Vec<&str> = catalog::models()
         .map(|m| m.id)
-        .chain(GPUS.iter().map(|g| g.id))
+        .chain(catalog::all_gpus().map(|g| g.id))
         .collect();
     assert!(ids.iter().all(|id| is_kebab(id)), "{ids:?}");
     ids.sort_unstable();
@@ -49,11 +52,14 @@ fn ids_are_unique_and_kebab_case() {
 
 #[test]
 fn gpu_catalog_covers_the_range() {
-    assert!(GPUS.len() >= 30, "only {} GPUs", GPUS.len());
+    assert!(GPUS.len() >= 80, "only {} GPUs", GPUS.len());
     let min = GPUS.iter().map(|g| g.marketed_gb).min().unwrap_or(0);
     let max = GPUS.iter().map(|g| g.marketed_gb).max().unwrap_or(0);
     assert!(min <= 8 && max >= 288, "{min}..{max} GB");
-    assert!(GPUS.iter().any(|g| g.vendor == Vendor::Amd));
+    for vendor in [Vendor::Nvidia, Vendor::Amd, Vendor::Intel] {
+        assert!(GPUS.iter().any(|g| g.vendor == vendor), "{vendor:?}");
+    }
+    assert!(GPUS.iter().all(|g| !g.unified));
     // Sorted ascending by reported memory: the recommender relies on it.
     assert!(GPUS
         .windows(2)
@@ -71,4 +77,123 @@ fn gpu_catalog_covers_the_range() {
             g.id
         );
     }
+}
+
+#[test]
+fn every_card_says_whether_its_memory_is_observed_or_derived() {
+    for g in catalog::all_gpus() {
+        assert!(
+            g.source.starts_with("observed: ") || g.source.starts_with("derived: "),
+            "{}: {}",
+            g.id,
+            g.source
+        );
+        assert!(g.bandwidth_gb_s > 0 && g.marketed_gb > 0, "{}", g.id);
+    }
+}
+
+#[test]
+fn unified_memory_machines_are_apart_and_bounded_by_their_ram() {
+    assert!(UNIFIED_MEMORY.len() >= 30);
+    for g in UNIFIED_MEMORY {
+        assert!(g.unified, "{}", g.id);
+        let ram_mib = u64::from(g.marketed_gb) * 1024;
+        // The GPU may hold at most the RAM and, by default, at least 2/3 of it.
+        assert!(g.reported_mib <= ram_mib, "{}", g.id);
+        assert!(g.reported_mib * 3 >= ram_mib * 2 - 3, "{}", g.id);
+        assert_eq!(catalog::gpu(g.id).map(|x| x.id), Some(g.id));
+    }
+    // Apple: the macOS default wired limit, 2/3 of RAM up to 36 GB and 3/4 above.
+    for g in UNIFIED_MEMORY.iter().filter(|g| g.vendor == Vendor::Apple) {
+        let ram_mib = u64::from(g.marketed_gb) * 1024;
+        let limit = if g.marketed_gb <= 36 {
+            ram_mib * 2 / 3
+        } else {
+            ram_mib * 3 / 4
+        };
+        assert_eq!(g.reported_mib, limit, "{}", g.id);
+    }
+}
+
+#[test]
+fn every_model_has_repo_ids_that_resolve_to_it() {
+    let mut seen: Vec<String> = Vec::new();
+    for m in catalog::models() {
+        for r in m.repo_ids() {
+            let (org, name) = r.split_once('/').unwrap_or(("", ""));
+            assert!(
+                !org.is_empty() && !name.is_empty() && !name.contains('/'),
+                "{}: {r}",
+                m.id
+            );
+            seen.push(r.to_ascii_lowercase());
+            let hit = catalog::lookup(r).map(|h| (h.model.id, h.format));
+            assert_eq!(hit.map(|h| h.0), Some(m.id), "{r}");
+            assert!(hit.is_some_and(|h| h.1.is_none()), "{r}");
+            let upper = r.to_ascii_uppercase();
+            assert_eq!(catalog::lookup(&upper).map(|h| h.model.id), Some(m.id));
+        }
+    }
+    let n = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(n, seen.len(), "a repo id names two entries");
+}
+
+#[test]
+fn base_and_instruct_checkpoints_are_separate_entries() {
+    for (base, instruct) in [
+        ("llama-3.1-8b", "llama-3.1-8b-instruct"),
+        ("llama-3.1-70b", "llama-3.1-70b-instruct"),
+        ("qwen2.5-7b", "qwen2.5-7b-instruct"),
+        ("qwen3-8b-base", "qwen3-8b"),
+        ("mistral-7b-v0.3", "mistral-7b-instruct-v0.3"),
+        ("gemma-3-27b-pt", "gemma-3-27b-it"),
+        ("mixtral-8x7b-v0.1", "mixtral-8x7b-instruct"),
+    ] {
+        let (b, i) = (catalog::model(base), catalog::model(instruct));
+        assert!(b.is_some() && i.is_some(), "{base} / {instruct}");
+        assert_ne!(b.map(|m| m.hf_repo), i.map(|m| m.hf_repo));
+    }
+}
+
+#[test]
+fn a_scenario_can_name_its_model_by_repo_id() {
+    let scenario = |model: &str| -> vramfit_core::Scenario {
+        serde_json::from_value(serde_json::json!({
+            "model": {"catalog": model},
+            "weights": "awq-int4-g128",
+            "workload": {"inference": {"context_tokens": 4096, "sequences": 1}},
+            "hardware": {"gpu": "rtx-4090", "count": 1}
+        }))
+        .expect("scenario")
+    };
+    let by_id = vramfit_core::estimate(&scenario("qwen2.5-7b-instruct")).expect("estimate");
+    for repo in [
+        "Qwen/Qwen2.5-7B-Instruct",
+        "qwen/qwen2.5-7b-instruct",
+        "Qwen/Qwen2.5-7B-Instruct-AWQ",
+    ] {
+        let by_repo = vramfit_core::estimate(&scenario(repo)).expect("estimate");
+        assert_eq!(by_repo.total_bytes, by_id.total_bytes, "{repo}");
+        assert_eq!(
+            serde_json::to_value(&by_repo.model).expect("json"),
+            serde_json::to_value(&by_id.model).expect("json"),
+            "{repo}"
+        );
+    }
+    assert!(vramfit_core::estimate(&scenario("nobody/Nothing-7B")).is_err());
+}
+
+#[test]
+fn unified_machines_can_be_chosen_by_id() {
+    let s: vramfit_core::Scenario = serde_json::from_value(serde_json::json!({
+        "model": {"catalog": "llama-3.1-8b-instruct"},
+        "weights": "gguf-q4_k_m",
+        "workload": {"inference": {"context_tokens": 8192, "sequences": 1}},
+        "hardware": {"gpu": "apple-m4-max-128gb", "count": 1}
+    }))
+    .expect("scenario");
+    let e = vramfit_core::estimate(&s).expect("estimate");
+    assert!(e.fits);
 }

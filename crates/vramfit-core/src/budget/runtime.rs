@@ -21,9 +21,17 @@ pub const CUDA_CONTEXT_BYTES: u64 = GIB * 35 / 100;
 /// cuBLAS workspace for a GPU generation (`None`: unknown card, the larger Hopper size).
 pub fn cublas_workspace(arch: Option<GpuArch>) -> u64 {
     match arch {
-        Some(GpuArch::Turing | GpuArch::Ampere | GpuArch::Ada | GpuArch::Rdna | GpuArch::Cdna) => {
-            4096 * KIB * 2 + 16 * KIB * 8
-        }
+        Some(
+            GpuArch::Pascal
+            | GpuArch::Volta
+            | GpuArch::Turing
+            | GpuArch::Ampere
+            | GpuArch::Ada
+            | GpuArch::Rdna
+            | GpuArch::Cdna
+            | GpuArch::Xe
+            | GpuArch::AppleSilicon,
+        ) => 4096 * KIB * 2 + 16 * KIB * 8,
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,
     }
 }

@@ -1,13 +1,27 @@
 //! Static catalogs: open models with their exact architecture, and GPUs with the memory the driver
 //! really reports. Ids are stable kebab-case strings (they appear in shared URLs and scenario files).
+//!
+//! Models are found by their kebab id ([`model`]) or by a Hugging Face repo id, including the usual
+//! names of pre-quantised uploads (`…-AWQ`, `…-GPTQ-Int4`, `…-FP8`, `unsloth/…-bnb-4bit`,
+//! `…-GGUF:Q4_K_M`), which [`lookup`] maps to the base entry and the weight format.
 
 mod gpus;
+mod gpus_consumer;
+mod gpus_datacenter;
+mod gpus_unified;
+mod hub_ids;
 mod models;
+mod models_extra;
 mod models_moe;
+mod models_moe_extra;
 
 pub use gpus::GPUS;
+pub use gpus_unified::UNIFIED_MEMORY;
+pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
 pub use models::MODELS as DENSE_MODELS;
+pub use models_extra::MORE_DENSE_MODELS;
 pub use models_moe::MOE_AND_VLM_MODELS;
+pub use models_moe_extra::MORE_MOE_MODELS;
 
 use crate::model::ModelArch;
 use serde::Serialize;
@@ -21,12 +35,23 @@ pub struct CatalogModel {
     pub name: &'static str,
     /// Hugging Face repository the architecture was read from.
     pub hf_repo: &'static str,
+    /// Other Hugging Face repo ids that hold this exact checkpoint (a repository renamed on the Hub
+    /// keeps redirecting from its old name, e.g. `meta-llama/Meta-Llama-3.1-8B-Instruct`).
+    pub hf_aliases: &'static [&'static str],
     /// Parameter count the model card / safetensors index publishes (checked against the computed count).
     pub published_params: u64,
     /// Where `published_params` comes from.
     pub source: &'static str,
     /// The architecture.
     pub arch: ModelArch,
+}
+
+impl CatalogModel {
+    /// Every Hugging Face repo id of this checkpoint: [`CatalogModel::hf_repo`] first, then the
+    /// aliases.
+    pub fn repo_ids(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.hf_repo).chain(self.hf_aliases.iter().copied())
+    }
 }
 
 /// Who makes the card.
@@ -37,6 +62,10 @@ pub enum Vendor {
     Nvidia,
     /// AMD (ROCm).
     Amd,
+    /// Intel (oneAPI / Level Zero, PyTorch `xpu`).
+    Intel,
+    /// Apple (Metal; unified memory).
+    Apple,
 }
 
 /// Market segment of the card.
@@ -49,6 +78,8 @@ pub enum Segment {
     Workstation,
     /// Data-centre accelerators.
     DataCenter,
+    /// Embedded modules (NVIDIA Jetson).
+    Embedded,
 }
 
 /// How cards of this kind talk to each other in one server.
@@ -67,6 +98,10 @@ pub enum Interconnect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GpuArch {
+    /// NVIDIA Pascal (sm60/sm61).
+    Pascal,
+    /// NVIDIA Volta (sm70).
+    Volta,
     /// NVIDIA Turing (sm75).
     Turing,
     /// NVIDIA Ampere (sm80/sm86).
@@ -81,6 +116,10 @@ pub enum GpuArch {
     Cdna,
     /// AMD RDNA (Radeon).
     Rdna,
+    /// Intel Xe (Arc Alchemist / Battlemage).
+    Xe,
+    /// Apple silicon GPU (M-series).
+    AppleSilicon,
 }
 
 /// A GPU in the catalog.
@@ -106,6 +145,10 @@ pub struct Gpu {
     pub bandwidth_gb_s: u32,
     /// Where `reported_mib` comes from (an observation, or how it was derived).
     pub source: &'static str,
+    /// Unified memory: the GPU shares the system RAM with the CPU and the OS (Apple silicon,
+    /// DGX Spark, Jetson). `reported_mib` is then the most the GPU may use, not memory of its own;
+    /// such machines live in [`UNIFIED_MEMORY`], not in [`GPUS`].
+    pub unified: bool,
 }
 
 impl Gpu {
@@ -115,9 +158,14 @@ impl Gpu {
     }
 }
 
-/// Every catalog model: the dense text models, then the MoE, latent-attention and vision models.
+/// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
+/// then the later additions of each (base checkpoints, distills, newer releases).
 pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
-    DENSE_MODELS.iter().chain(MOE_AND_VLM_MODELS.iter())
+    DENSE_MODELS
+        .iter()
+        .chain(MOE_AND_VLM_MODELS.iter())
+        .chain(MORE_DENSE_MODELS.iter())
+        .chain(MORE_MOE_MODELS.iter())
 }
 
 /// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
@@ -130,12 +178,18 @@ const fn with_swa(mut a: ModelArch, window: u32, global_every: u32) -> ModelArch
     a
 }
 
-/// Looks a model up by id.
+/// Looks a model up by its kebab id (exactly). [`lookup`] also takes Hugging Face repo ids.
 pub fn model(id: &str) -> Option<&'static CatalogModel> {
     models().find(|m| m.id == id)
 }
 
-/// Looks a GPU up by id.
+/// Every catalog card and machine: the discrete cards ([`GPUS`], sorted by reported memory), then
+/// the unified-memory machines ([`UNIFIED_MEMORY`]).
+pub fn all_gpus() -> impl Iterator<Item = &'static Gpu> {
+    GPUS.iter().chain(UNIFIED_MEMORY.iter())
+}
+
+/// Looks a GPU (or unified-memory machine) up by id.
 pub fn gpu(id: &str) -> Option<&'static Gpu> {
-    GPUS.iter().find(|g| g.id == id)
+    all_gpus().find(|g| g.id == id)
 }

@@ -35,19 +35,19 @@ use super::{with_swa, CatalogModel};
 use crate::model::{Family, Mla, ModelArch, Moe, Vision};
 
 /// Adds mixture-of-experts layers.
-const fn with_moe(mut a: ModelArch, moe: Moe) -> ModelArch {
+pub(super) const fn with_moe(mut a: ModelArch, moe: Moe) -> ModelArch {
     a.moe = Some(moe);
     a
 }
 
 /// Replaces GQA attention by multi-head latent attention.
-const fn with_mla(mut a: ModelArch, mla: Mla) -> ModelArch {
+pub(super) const fn with_mla(mut a: ModelArch, mla: Mla) -> ModelArch {
     a.mla = Some(mla);
     a
 }
 
 /// Adds a vision tower.
-const fn with_vision(mut a: ModelArch, vision: Vision) -> ModelArch {
+pub(super) const fn with_vision(mut a: ModelArch, vision: Vision) -> ModelArch {
     a.vision = Some(vision);
     a
 }
@@ -59,7 +59,7 @@ const DEEPSEEK_V3_BASE: ModelArch =
     ModelArch::dense(Family::DeepseekV3, 61, 7168, 128, 128, 192, 18432, 129280, false, 163840);
 
 /// DeepSeek V3 / R1 with their latent attention and experts.
-const DEEPSEEK_V3_ARCH: ModelArch = with_moe(
+pub(super) const DEEPSEEK_V3_ARCH: ModelArch = with_moe(
     with_mla(
         DEEPSEEK_V3_BASE,
         Mla {
@@ -92,6 +92,106 @@ const LLAMA4_VISION: Vision = Vision {
     cross_attention_layers: 0,
 };
 
+/// Llama 3.2 11B Vision (base and Instruct share every tensor): 40 decoder layers of which 8
+/// cross-attend to the image; see the entry for how the vision block is counted.
+pub(super) const LLAMA32_VISION_11B: ModelArch = with_vision(
+    ModelArch::dense(
+        Family::Llama,
+        40,
+        4096,
+        32,
+        8,
+        128,
+        14336,
+        128256,
+        false,
+        131072,
+    ),
+    Vision {
+        params: 895_063_587,
+        tokens_per_image: 6404,
+        cross_attention_layers: 8,
+    },
+);
+
+/// Gemma 3 4B (PT and IT share every tensor): text model from `text_config`, 5 local layers
+/// (window 1024) to 1 global, and the SigLIP vision block described at the entry.
+pub(super) const GEMMA3_4B: ModelArch = with_vision(
+    with_swa(
+        ModelArch::dense(
+            Family::Gemma3,
+            34,
+            2560,
+            8,
+            4,
+            256,
+            10240,
+            262208,
+            true,
+            131072,
+        ),
+        1024,
+        6,
+    ),
+    Vision {
+        params: 419_816_304,
+        tokens_per_image: 256,
+        cross_attention_layers: 0,
+    },
+);
+
+/// Gemma 3 12B (PT and IT share every tensor): text model from `text_config`, 5 local layers
+/// (window 1024) to 1 global, and the SigLIP vision block described at the entry.
+pub(super) const GEMMA3_12B: ModelArch = with_vision(
+    with_swa(
+        ModelArch::dense(
+            Family::Gemma3,
+            48,
+            3840,
+            16,
+            8,
+            256,
+            15360,
+            262208,
+            true,
+            131072,
+        ),
+        1024,
+        6,
+    ),
+    Vision {
+        params: 421_290_864,
+        tokens_per_image: 256,
+        cross_attention_layers: 0,
+    },
+);
+
+/// Gemma 3 27B (PT and IT share every tensor): text model from `text_config`, 5 local layers
+/// (window 1024) to 1 global, and the SigLIP vision block described at the entry.
+pub(super) const GEMMA3_27B: ModelArch = with_vision(
+    with_swa(
+        ModelArch::dense(
+            Family::Gemma3,
+            62,
+            5376,
+            32,
+            16,
+            128,
+            21504,
+            262208,
+            true,
+            131072,
+        ),
+        1024,
+        6,
+    ),
+    Vision {
+        params: 423_060_336,
+        tokens_per_image: 256,
+        cross_attention_layers: 0,
+    },
+);
+
 /// Mixture-of-experts, latent-attention and vision-language models, ordered by family then size.
 /// Ids are stable (they appear in shared URLs and scenario files): never rename one.
 pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
@@ -106,16 +206,10 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "llama-3.2-11b-vision-instruct",
         name: "Llama 3.2 11B Vision Instruct",
         hf_repo: "meta-llama/Llama-3.2-11B-Vision-Instruct",
+        hf_aliases: &[],
         published_params: 10_670_220_835,
         source: "HF safetensors metadata: BF16 10,670,220,835 (10.7B)",
-        arch: with_vision(
-            ModelArch::dense(Family::Llama, 40, 4096, 32, 8, 128, 14336, 128256, false, 131072),
-            Vision {
-                params: 895_063_587,
-                tokens_per_image: 6404,
-                cross_attention_layers: 8,
-            },
-        ),
+        arch: LLAMA32_VISION_11B,
     },
     // ----- Mistral (LLaVA-NeXT) -----
     // Text model from `text_config`. Vision block as vLLM loads it: CLIP ViT-L/14-336 up to
@@ -128,6 +222,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "llava-v1.6-mistral-7b",
         name: "LLaVA-NeXT (v1.6) Mistral 7B",
         hf_repo: "llava-hf/llava-v1.6-mistral-7b-hf",
+        hf_aliases: &[],
         published_params: 7_570_000_000,
         source: "HF safetensors metadata: FP16 7.57B (exact figure not seen; the full checkpoint counts 7,566,747,648); 7,554,149,376 as vLLM loads it (-0.21 %)",
         arch: with_vision(
@@ -147,6 +242,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "qwen2.5-vl-7b-instruct",
         name: "Qwen2.5-VL 7B Instruct",
         hf_repo: "Qwen/Qwen2.5-VL-7B-Instruct",
+        hf_aliases: &[],
         published_params: 8_292_166_656,
         source: "HF safetensors metadata: BF16 8,292,166,656 (8.29B)",
         arch: with_vision(
@@ -165,6 +261,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "qwen2.5-vl-72b-instruct",
         name: "Qwen2.5-VL 72B Instruct",
         hf_repo: "Qwen/Qwen2.5-VL-72B-Instruct",
+        hf_aliases: &[],
         published_params: 73_400_000_000,
         source: "HF safetensors metadata: BF16 73.4B (exact figure not seen; computed 73,406,351,360)",
         arch: with_vision(
@@ -185,64 +282,35 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "gemma-3-4b-it",
         name: "Gemma 3 4B IT",
         hf_repo: "google/gemma-3-4b-it",
+        hf_aliases: &[],
         published_params: 4_300_079_472,
         source: "HF safetensors metadata: BF16 4,300,079,472 (4.3B)",
-        arch: with_vision(
-            with_swa(
-                ModelArch::dense(Family::Gemma3, 34, 2560, 8, 4, 256, 10240, 262208, true, 131072),
-                1024,
-                6,
-            ),
-            Vision {
-                params: 419_816_304,
-                tokens_per_image: 256,
-                cross_attention_layers: 0,
-            },
-        ),
+        arch: GEMMA3_4B,
     },
     CatalogModel {
         id: "gemma-3-12b-it",
         name: "Gemma 3 12B IT",
         hf_repo: "google/gemma-3-12b-it",
+        hf_aliases: &[],
         published_params: 12_187_325_040,
         source: "HF safetensors metadata: BF16 12,187,325,040 (12.2B)",
-        arch: with_vision(
-            with_swa(
-                ModelArch::dense(Family::Gemma3, 48, 3840, 16, 8, 256, 15360, 262208, true, 131072),
-                1024,
-                6,
-            ),
-            Vision {
-                params: 421_290_864,
-                tokens_per_image: 256,
-                cross_attention_layers: 0,
-            },
-        ),
+        arch: GEMMA3_12B,
     },
     CatalogModel {
         id: "gemma-3-27b-it",
         name: "Gemma 3 27B IT",
         hf_repo: "google/gemma-3-27b-it",
+        hf_aliases: &[],
         published_params: 27_432_406_640,
         source: "HF safetensors metadata: BF16 27,432,406,640 (27.4B)",
-        arch: with_vision(
-            with_swa(
-                ModelArch::dense(Family::Gemma3, 62, 5376, 32, 16, 128, 21504, 262208, true, 131072),
-                1024,
-                6,
-            ),
-            Vision {
-                params: 423_060_336,
-                tokens_per_image: 256,
-                cross_attention_layers: 0,
-            },
-        ),
+        arch: GEMMA3_27B,
     },
     // ----- Mixtral -----
     CatalogModel {
         id: "mixtral-8x7b-instruct",
         name: "Mixtral 8x7B Instruct v0.1",
         hf_repo: "mistralai/Mixtral-8x7B-Instruct-v0.1",
+        hf_aliases: &[],
         published_params: 46_702_792_704,
         source: "HF safetensors index total_size 93,405,585,408 B (BF16) = 46,702,792,704 (46.7B)",
         arch: with_moe(
@@ -263,6 +331,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "mixtral-8x22b-instruct",
         name: "Mixtral 8x22B Instruct v0.1",
         hf_repo: "mistralai/Mixtral-8x22B-Instruct-v0.1",
+        hf_aliases: &[],
         published_params: 140_630_071_296,
         source: "HF safetensors metadata: BF16 140,630,071,296 (141B)",
         arch: with_moe(
@@ -284,6 +353,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "qwen3-30b-a3b",
         name: "Qwen3 30B-A3B",
         hf_repo: "Qwen/Qwen3-30B-A3B",
+        hf_aliases: &[],
         published_params: 30_532_122_624,
         source: "HF safetensors metadata: BF16 30,532,122,624 (30.5B)",
         arch: with_moe(
@@ -304,6 +374,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "qwen3-235b-a22b",
         name: "Qwen3 235B-A22B",
         hf_repo: "Qwen/Qwen3-235B-A22B",
+        hf_aliases: &[],
         published_params: 235_093_634_560,
         source: "HF safetensors index total_size 470,187,269,120 B (BF16) = 235,093,634,560 (235B)",
         arch: with_moe(
@@ -326,6 +397,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "deepseek-coder-v2-lite-instruct",
         name: "DeepSeek-Coder-V2-Lite-Instruct",
         hf_repo: "deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct",
+        hf_aliases: &[],
         published_params: 15_706_484_224,
         source: "HF safetensors metadata: BF16 15,706,484,224 (15.7B)",
         arch: with_moe(
@@ -361,6 +433,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "deepseek-v3",
         name: "DeepSeek-V3",
         hf_repo: "deepseek-ai/DeepSeek-V3",
+        hf_aliases: &[],
         published_params: 671_026_419_200,
         source: "card: 671B main model + 14B MTP module; exact: HF safetensors metadata (685B incl. MTP and FP8 scales) less the scales and the MTP layer = 671,026,419,200",
         arch: DEEPSEEK_V3_ARCH,
@@ -369,6 +442,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "deepseek-r1",
         name: "DeepSeek-R1",
         hf_repo: "deepseek-ai/DeepSeek-R1",
+        hf_aliases: &[],
         published_params: 671_026_419_200,
         source: "card: 671B total, 37B active; same tensors as DeepSeek-V3 (HF safetensors 685B incl. the MTP layer), main model 671,026,419,200",
         arch: DEEPSEEK_V3_ARCH,
@@ -380,6 +454,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "gpt-oss-20b",
         name: "gpt-oss-20b",
         hf_repo: "openai/gpt-oss-20b",
+        hf_aliases: &[],
         published_params: 20_914_757_184,
         source: "model card: 20.91B total; GGUF general.parameter_count 20,914,757,184",
         arch: with_moe(
@@ -404,6 +479,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "gpt-oss-120b",
         name: "gpt-oss-120b",
         hf_repo: "openai/gpt-oss-120b",
+        hf_aliases: &[],
         published_params: 116_829_156_672,
         source: "model card: 116.83B total; GGUF general.parameter_count 116,829,156,672",
         arch: with_moe(
@@ -432,6 +508,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "llama-4-scout-17b-16e-instruct",
         name: "Llama 4 Scout 17B-16E Instruct",
         hf_repo: "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        hf_aliases: &[],
         published_params: 108_641_793_536,
         source: "HF safetensors metadata: BF16 108,641,793,536 (109B, incl. the 0.87B vision encoder)",
         arch: with_vision(
@@ -460,6 +537,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         id: "llama-4-maverick-17b-128e-instruct",
         name: "Llama 4 Maverick 17B-128E Instruct",
         hf_repo: "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+        hf_aliases: &[],
         published_params: 401_583_781_376,
         source: "HF safetensors metadata: BF16 401,583,781,376 (card: 400B total, 17B active; incl. the 0.87B vision encoder)",
         arch: with_vision(
