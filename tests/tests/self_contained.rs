@@ -29,7 +29,14 @@ fn tracked_files(root: &Path) -> Vec<String> {
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    const SKIP: [&str; 6] = ["target", "dist", "node_modules", ".tools", ".git", "dist-single"];
+    const SKIP: [&str; 6] = [
+        "target",
+        "dist",
+        "node_modules",
+        ".tools",
+        ".git",
+        "dist-single",
+    ];
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

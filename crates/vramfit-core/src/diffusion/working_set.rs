@@ -86,13 +86,13 @@ pub(super) fn decode_activations(
     g: &Generation,
     s: &Shape,
     vae_format: PartFormat,
-) -> u64 {
+) -> (u64, u64) {
     let v = &p.vae;
     let fp32 = vae_format == PartFormat::Fp32 || v.upcast;
-    let (b, live) = if fp32 {
-        (4, v.live_x100_32)
+    let (b, workspace) = if fp32 {
+        (4, v.workspace_x100_32)
     } else {
-        (2, v.live_x100_16)
+        (2, v.workspace_x100_16)
     };
     let (h, w) = (u64::from(g.height), u64::from(g.width));
     let tiled = g.vae_tiling && (g.height > v.tile.0 || g.width > v.tile.1);
@@ -110,7 +110,8 @@ pub(super) fn decode_activations(
         frames.min(u64::from(v.chunk_frames))
     };
     let streams = if g.vae_slicing { 1 } else { s.batch };
-    let per_stream = map * chunk * u64::from(live) / 100 + map * u64::from(v.cache_x100) / 100;
+    let per_stream =
+        map * chunk * u64::from(v.live_x100) / 100 + map * u64::from(v.cache_x100) / 100;
     // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
     let out_one = 3 * frames * h * w * b;
     let output = s.batch
@@ -119,5 +120,8 @@ pub(super) fn decode_activations(
         } else {
             2 * out_one
         };
-    streams * per_stream + output
+    (
+        streams * per_stream + output,
+        streams * map * chunk * u64::from(workspace) / 100,
+    )
 }
