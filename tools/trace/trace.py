@@ -273,6 +273,9 @@ class Pipe:
     def decode_setup(self):
         pass
 
+    def upcast_bytes_factor(self):
+        return 1
+
     def decode_teardown(self):
         pass
 
@@ -410,6 +413,9 @@ class SDXL(Pipe):
 
     def decode_setup(self):
         self.parts["vae"].to(torch.float32)
+
+    def upcast_bytes_factor(self):
+        return 2
 
     def decode_teardown(self):
         self.parts["vae"].to(self.dtype)
@@ -663,22 +669,29 @@ def offload_residency(p: Pipe, cfg: bool, weights: dict) -> dict:
     on.discard(p.offload_seq[p.offload_seq.index("vae") - 1])
     decode_model = sum(full[k] for k in on)
     seq = {k: weights[k]["sequential_resident"] for k in weights}
+    # SDXL's `needs_upcasting`: `vae.to(float32)` replaces each fp16 tensor by its fp32 copy, so the
+    # VAE's resident bytes double while it decodes (in every mode).
+    up = p.upcast_bytes_factor()
     return {
-        "none": {"text": total, "denoise": total, "decode": total},
-        "model": {"text": text_peak, "denoise": denoise_model, "decode": decode_model},
+        "none": {"text": total, "denoise": total, "decode": total + (up - 1) * full["vae"]},
+        "model": {"text": text_peak, "denoise": denoise_model, "decode": decode_model + (up - 1) * full["vae"]},
         "sequential": {
             "text": max(seq[k] for k in by_role("text_encoder")),
             "denoise": seq[dn],
-            "decode": seq["vae"],
+            "decode": up * seq["vae"],
         },
     }
+
+
+def weights_of(p: Pipe) -> dict:
+    return {k: dict(part_weights(m), role=p.roles[k], dtype=str(next(m.parameters()).dtype))
+            for k, m in p.parts.items()}
 
 
 def run(pid: str, quick: bool) -> dict:
     t0 = time.time()
     p = PIPES[pid]()
-    weights = {k: dict(part_weights(m), role=p.roles[k], dtype=str(next(m.parameters()).dtype))
-               for k, m in p.parts.items()}
+    weights = weights_of(p)
     cfgs = [True, False] if p.cfg else [False]
     rec = {
         "pipeline": pid,
@@ -724,11 +737,23 @@ def main():
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "tests" / "traces" / "diffusion"))
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--weights-only", action="store_true",
+                    help="rewrite only the weights and residency of existing traces")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     for pid in a.only or list(PIPES):
         print(f"tracing {pid}", file=sys.stderr)
+        if a.weights_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            w = weights_of(p)
+            rec["weights"] = w
+            rec["residency"] = {("cfg" if c else "nocfg"): offload_residency(p, c, w)
+                                for c in ([True, False] if p.cfg else [False])}
+            path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
         rec = run(pid, a.quick)
         for k in ("text", "denoise", "decode"):
             for r in rec[k]:

@@ -327,6 +327,7 @@ struct Loaded {
     part: &'static Part,
     format: PartFormat,
     bytes: u64,
+    buffer_bytes: u64,
 }
 
 fn load(g: &Generation, part: &'static Part) -> Loaded {
@@ -355,17 +356,27 @@ fn load(g: &Generation, part: &'static Part) -> Loaded {
     } else {
         PartFormat::Bf16
     };
-    bytes += buffer_format.bytes(part.buffers);
+    let buffer_bytes = buffer_format.bytes(part.buffers);
+    bytes += buffer_bytes;
     Loaded {
         part,
         format,
         bytes,
+        buffer_bytes,
     }
 }
 
 /// Bytes of `loaded` resident while it is the active part under `offload`.
 fn resident(l: &Loaded, offload: Offload) -> u64 {
     match offload {
+        // accelerate `cpu_offload`: the largest chain of nested direct parameters, at the part's
+        // bytes per parameter; buffers stay on the GPU (the top module has no direct parameters,
+        // so diffusers passes `offload_buffers=False`).
+        Offload::Sequential if l.part.leaf > 0 => {
+            let p = u128::from(l.part.params.max(1));
+            let weights = u128::from(l.bytes - l.buffer_bytes);
+            (weights * u128::from(l.part.leaf) / p) as u64 + l.buffer_bytes
+        }
         Offload::Sequential => l.bytes / (4 * u64::from(l.part.blocks.max(1))),
         _ => l.bytes,
     }
@@ -463,10 +474,10 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         Offload::Model if two_meet => te_sizes.iter().take(2).sum(),
         _ => te_sizes.first().copied().unwrap_or(0),
     };
-    let te_act = of(Role::TextEncoder)
-        .map(|l| text_activations(p, g, l))
-        .max()
-        .unwrap_or(0);
+    let encoders: Vec<(&Part, u64)> = of(Role::TextEncoder)
+        .map(|l| (l.part, l.format.act()))
+        .collect();
+    let te_act = text_activations(p, g, &encoders);
     let text = match (g.offload, wan) {
         (Offload::None, _) => [te_resident, dn_all, vae_all, te_act],
         // Wan2.1: the DiT is already on the GPU while T5 encodes (one expert for Wan2.2 A14B,
@@ -479,15 +490,14 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         Offload::None => [te_all, dn_all, vae_all, dn_act],
         _ => [0, dn_one, 0, dn_act],
     };
-    let upcast_vae = if p.vae.upcast && vae_format != PartFormat::Fp32 {
-        vae_all
-    } else {
-        0
-    };
+    // `vae.to(float32)` replaces each 16-bit tensor by its fp32 copy: what is resident doubles.
+    let upcast = p.vae.upcast && vae_format != PartFormat::Fp32;
+    let upcast_vae = if upcast { vae_all } else { 0 };
+    let upcast_one = if upcast { vae_one } else { 0 };
     let (dec_act, dec_workspace) = decode_activations(p, g, &s, vae_format);
     let decode = match g.offload {
         Offload::None => [te_all, dn_all, vae_all + upcast_vae, dec_act],
-        _ => [0, 0, vae_one + upcast_vae, dec_act],
+        _ => [0, 0, vae_one + upcast_one, dec_act],
     };
 
     let set = |[te, dn, va, act]: [u64; 4], workspace: u64| PhaseSet {

@@ -57,8 +57,18 @@ pub struct Part {
     pub hidden: u32,
     /// Text encoders: tokens per prompt.
     pub tokens: u32,
-    /// Blocks the part is made of (sequential offload keeps about a quarter of one resident).
+    /// Blocks the part is made of (layers of a text encoder).
     pub blocks: u32,
+    /// Parameters of the largest chain of nested modules' direct parameters (what accelerate's
+    /// `cpu_offload` holds at once: a module's own parameters stay for its whole forward), from
+    /// the meta-device trace; 0 where untraced (then a quarter of one block).
+    pub leaf: u64,
+    /// Text encoders: live copies of the hidden state per token inside one layer, ×10 (the MLP:
+    /// fc1 4 + activation 4 (+ 4 for `quick_gelu`'s `sigmoid(1.702 x)`) + residual and norm).
+    pub layer_x10: u32,
+    /// Text encoders: the pipeline asks for `output_hidden_states` (it takes `hidden_states[-2]`),
+    /// so every layer's output stays live until the call returns.
+    pub all_hidden: bool,
 }
 
 /// One resolution level of a UNet (at `downscale` × the latent grid).
@@ -156,6 +166,10 @@ const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u
         hidden,
         tokens,
         blocks: 12,
+        // CLIP: the token embedding (49,408 × hidden); T5 / Llama parts set theirs (`keep16`).
+        leaf: 49_408 * hidden as u64,
+        layer_x10: 160,
+        all_hidden: false,
     }
 }
 
@@ -171,6 +185,9 @@ const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: 
         hidden: 0,
         tokens: 0,
         blocks,
+        leaf: 0,
+        layer_x10: 0,
+        all_hidden: false,
     }
 }
 
@@ -186,6 +203,9 @@ const fn vae(params: u64, f: PartFormat) -> Part {
         hidden: 0,
         tokens: 0,
         blocks: 32,
+        leaf: 0,
+        layer_x10: 0,
+        all_hidden: false,
     }
 }
 
@@ -195,7 +215,24 @@ const fn t5(tokens: u32, f: PartFormat) -> Part {
         keep16: 131_596_288,
         fp32_keep: 1_006_632_960,
         blocks: 24,
+        leaf: 131_596_288,
         ..te("t5_xxl", 4_762_300_000, f, 4096, tokens)
+    }
+}
+
+/// 2D `AutoencoderKL` (SD, SDXL, SD3, FLUX): the largest module is a 512→512 3×3 conv (traced).
+const fn vae_kl(params: u64, f: PartFormat) -> Part {
+    Part {
+        leaf: 2_359_808,
+        ..vae(params, f)
+    }
+}
+
+/// SD1.5 / SDXL UNet: the largest module is an up block's 2,560→1,280 3×3 conv (traced).
+const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
+    Part {
+        leaf: 29_492_480,
+        ..dn(id, params, Fp16, blocks, 0)
     }
 }
 
@@ -346,6 +383,7 @@ const fn wan(
 const WAN_T5: Part = Part {
     keep16: 1_050_148_864,
     blocks: 24,
+    leaf: 1_050_148_864,
     ..te("umt5_xxl", 5_680_910_336, Bf16, 4096, 512)
 };
 const WAN_VAE_PART: Part = vae(126_900_000, Fp32);
@@ -404,7 +442,7 @@ pub static PIPELINES: &[Pipeline] = &[
         ..base(
             "sd15",
             "Stable Diffusion 1.5",
-            &[te("clip_l", CLIP_L, Fp16, 768, 77), dn("unet", 859_500_000, Fp16, 16, 0), vae(SD_VAE, Fp16)],
+            &[te("clip_l", CLIP_L, Fp16, 768, 77), unet("unet", 859_500_000, 16), vae_kl(SD_VAE, Fp16)],
         )
     },
     Pipeline {
@@ -437,11 +475,11 @@ pub static PIPELINES: &[Pipeline] = &[
         joint_text: true,
         source: "stabilityai/stable-diffusion-3.5-medium model card; diffusers StableDiffusion3Pipeline",
         ..base("sd35-medium", "Stable Diffusion 3.5 Medium", &[
-            te("clip_l", CLIP_L_PROJ, Fp16, 768, 77),
-            te("clip_g", CLIP_G, Fp16, 1280, 77),
+            clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
+            clip_g(Fp16),
             t5(256, Fp16),
             dn("transformer", 2_500_000_000, Fp16, 24, 56_600_000),
-            vae(FLUX_VAE, Fp16),
+            vae_kl(FLUX_VAE, Fp16),
         ])
     },
     Pipeline {
@@ -452,11 +490,11 @@ pub static PIPELINES: &[Pipeline] = &[
         joint_text: true,
         source: "stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline",
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
-            te("clip_l", CLIP_L_PROJ, Bf16, 768, 77),
-            te("clip_g", CLIP_G, Bf16, 1280, 77),
+            clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
+            clip_g(Bf16),
             t5(256, Bf16),
             dn("transformer", 8_100_000_000, Bf16, 38, 0),
-            vae(FLUX_VAE, Bf16),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     Pipeline {
@@ -471,7 +509,7 @@ pub static PIPELINES: &[Pipeline] = &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
             dn("transformer", 11_901_400_000, Bf16, 57, 0),
-            vae(FLUX_VAE, Bf16),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     Pipeline {
@@ -486,7 +524,7 @@ pub static PIPELINES: &[Pipeline] = &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
             dn("transformer", 11_891_170_000, Bf16, 57, 0),
-            vae(FLUX_VAE, Bf16),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[WAN_T5, dn("transformer", 1_418_996_800, Fp32, 30, 0), WAN_VAE_PART], 1536, 30),
@@ -514,7 +552,7 @@ pub static PIPELINES: &[Pipeline] = &[
         vae: VaeDecode { chunk_frames: 17, tile: (256, 256), ..vae2d(256, false) },
         source: "HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)",
         ..base("hunyuanvideo", "HunyuanVideo", &[
-            Part { keep16: 525_598_720, blocks: 32, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
+            Part { keep16: 525_598_720, blocks: 32, leaf: 525_598_720, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
             te("clip_l", CLIP_L, Fp16, 768, 77),
             dn("transformer", 12_821_000_000, Bf16, 60, 0),
             vae(246_500_000, Fp16),
@@ -544,25 +582,38 @@ pub static PIPELINES: &[Pipeline] = &[
     },
 ];
 
-const SDXL_TE: [Part; 2] = [
-    te("clip_l", CLIP_L, Fp16, 768, 77),
+/// CLIP-G (SDXL `text_encoder_2`, SD3 `text_encoder_2`): 32 layers, `gelu` MLP (fc1 4 +
+/// activation 4 + residual + norm = 10 copies per layer); both pipelines take `hidden_states[-2]`.
+const fn clip_g(f: PartFormat) -> Part {
     Part {
         blocks: 32,
-        ..te("clip_g", CLIP_G, Fp16, 1280, 77)
-    },
-];
+        layer_x10: 100,
+        all_hidden: true,
+        ..te("clip_g", CLIP_G, f, 1280, 77)
+    }
+}
+
+/// CLIP-L as SDXL and SD3 call it (`output_hidden_states=True`).
+const fn clip_l_all(id: &'static str, params: u64, f: PartFormat) -> Part {
+    Part {
+        all_hidden: true,
+        ..te(id, params, f, 768, 77)
+    }
+}
+
+const SDXL_TE: [Part; 2] = [clip_l_all("clip_l", CLIP_L, Fp16), clip_g(Fp16)];
 const SDXL_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    dn("unet", 2_567_500_000, Fp16, 70, 0),
-    vae(SD_VAE, Fp16),
+    unet("unet", 2_567_500_000, 70),
+    vae_kl(SD_VAE, Fp16),
 ];
 const SDXL_REFINER_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    dn("unet", 2_567_500_000, Fp16, 70, 0),
+    unet("unet", 2_567_500_000, 70),
     dn("refiner", 2_260_000_000, Fp16, 70, 0),
-    vae(SD_VAE, Fp16),
+    vae_kl(SD_VAE, Fp16),
 ];
 
 /// The pipeline with catalog id `id`.

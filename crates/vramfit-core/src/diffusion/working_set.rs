@@ -1,7 +1,7 @@
 //! Working sets of the three phases: the text encoders' forward, one denoiser step (block
 //! working set and attention), and the VAE decode (full frame, tiles, slices, video chunks).
 
-use super::pipelines::Pipeline;
+use super::pipelines::{Part, Pipeline};
 use super::*;
 
 /// The geometry every phase shares.
@@ -24,10 +24,30 @@ pub(super) fn shape(p: &Pipeline, g: &Generation) -> Shape {
     }
 }
 
-/// Text-encoding working set of one encoder: prompts × tokens × hidden × 16 copies.
-pub(super) fn text_activations(p: &Pipeline, g: &Generation, l: &Loaded) -> u64 {
+/// Text-encoding peak: the pipeline calls its encoders one prompt at a time (the negative prompt
+/// after the positive one under CFG), in catalog order; each call's working set is one layer's
+/// live copies of the hidden state (+ every layer's output when the pipeline asks for
+/// `output_hidden_states`), beside the embeddings the earlier calls returned, already repeated to
+/// the batch (`prompt_embeds.repeat(1, num_images_per_prompt, 1)`).
+pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part, u64)]) -> u64 {
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
-    prompts * u64::from(l.part.tokens) * u64::from(l.part.hidden) * 16 * l.format.act()
+    let batch = u64::from(g.batch);
+    let mut kept = 0;
+    let mut peak = 0;
+    for _ in 0..prompts {
+        for &(part, b) in encoders {
+            let row = u64::from(part.tokens) * u64::from(part.hidden) * b;
+            let hidden = if part.all_hidden {
+                u64::from(part.blocks)
+            } else {
+                0
+            };
+            let call = row * (u64::from(part.layer_x10) + 10 * hidden) / 10;
+            peak = peak.max(kept + call);
+            kept += batch * row;
+        }
+    }
+    peak.max(kept)
 }
 
 /// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
