@@ -79,20 +79,48 @@ pub(super) fn denoise_activations(
         };
         s.cfg_batch * (block + scores)
     } else {
-        let mut skips = 0;
+        // UNet (traced SD1.5 / SDXL): the peak is the GEGLU feed-forward of the first transformer
+        // layer in the up block of the highest-resolution attention level L: proj (8 C) + GELU
+        // (4 C) + product (4 C) = 16 maps of L, beside the transformer stream (5: the
+        // Transformer2D residual, hidden stream, attention residual, norm, proj), the first
+        // resnet's output, the block's input held by the caller (C_{L+1}/C_L maps), the skips L
+        // still holds (one attention output + the map that entered L: `conv_in` or the downsampler
+        // of the level above) and the three skips of every higher-resolution level.
+        let levels = p.unet;
         let mut peak = 0;
-        for level in p.unet {
-            let tokens = grid / u64::from(level.downscale * level.downscale).max(1);
-            let maps = tokens * u64::from(level.channels) * b;
-            skips += 3 * maps;
-            let scores = if naive && level.heads > 0 {
-                u64::from(level.heads) * tokens * tokens * 2 * b
+        for (i, level) in levels.iter().enumerate() {
+            let c = u64::from(level.channels);
+            let ds = u64::from(level.downscale);
+            let tokens = grid / (ds * ds).max(1);
+            let map = tokens * c * b;
+            let ratio = |other: u64| map * other / c;
+            let input = ratio(levels.get(i + 1).map_or(c, |l| u64::from(l.channels)));
+            let entered = ratio(if i == 0 {
+                c
+            } else {
+                u64::from(levels[i - 1].channels)
+            });
+            let higher: u64 = levels[..i]
+                .iter()
+                .map(|l| {
+                    let f = ds / u64::from(l.downscale).max(1);
+                    3 * tokens * f * f * u64::from(l.channels) * b
+                })
+                .sum();
+            let held = 6 * map + input + entered + map + higher;
+            if level.heads == 0 {
+                continue;
+            }
+            let geglu = held + 16 * map;
+            let scores = if naive {
+                // q, k, v, the attention output, the scores and their softmax.
+                held + 4 * map + u64::from(level.heads) * tokens * tokens * 2 * b
             } else {
                 0
             };
-            peak = peak.max(16 * maps + scores);
+            peak = peak.max(geglu).max(scores);
         }
-        s.cfg_batch * (peak + skips)
+        s.cfg_batch * peak
     };
     let latents =
         4 * s.batch * u64::from(p.latent_channels) * s.latent_frames * s.latent_h * s.latent_w * 4;
