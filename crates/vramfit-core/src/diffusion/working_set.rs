@@ -158,10 +158,47 @@ pub(super) fn decode_activations(
         frames.min(u64::from(v.chunk_frames))
     };
     let streams = if g.vae_slicing { 1 } else { s.batch };
+    let out_one = 3 * frames * h * w * b;
+    if !p.video {
+        // Image VAEs (traced): the decoded image does not exist yet at the decoder's peak; after it
+        // the denormalisation (`image * 0.5 + 0.5`, `clamp`) holds three images. Slicing keeps the
+        // images already decoded. Tiling (`tiled_decode`) decodes the latent tiles one after the
+        // other (stride 0.75 tile, edge tiles cut), holding every tile decoded before.
+        let per_map = u64::from(v.stage_channels) * b / (down * down);
+        let held_slices = (s.batch - streams) * out_one;
+        let (tensors, ws) = if tiled {
+            let (tl_h, tl_w) = (th / 8, tw / 8);
+            let (lh, lw) = (h / 8, w / 8);
+            let (sh, sw) = (tl_h * 3 / 4, tl_w * 3 / 4);
+            let mut done = 0;
+            let mut peak = 0;
+            let mut peak_ws = 0;
+            for i in (0..lh).step_by(sh.max(1) as usize) {
+                for j in (0..lw).step_by(sw.max(1) as usize) {
+                    let area = 64 * tl_h.min(lh - i) * tl_w.min(lw - j);
+                    let map = per_map * area;
+                    peak = peak.max(streams * map * u64::from(v.live_x100) / 100 + streams * done);
+                    peak_ws = peak_ws.max(streams * map * u64::from(workspace) / 100);
+                    done += 3 * area * b;
+                }
+            }
+            // the tiles, the blended rows and the final `torch.cat`
+            (
+                peak.max(streams * done + 2 * streams * out_one / s.batch),
+                peak_ws,
+            )
+        } else {
+            let map = per_map * h * w;
+            (
+                streams * map * u64::from(v.live_x100) / 100,
+                streams * map * u64::from(workspace) / 100,
+            )
+        };
+        return ((tensors + held_slices).max(3 * s.batch * out_one), ws);
+    }
     let per_stream =
         map * chunk * u64::from(v.live_x100) / 100 + map * u64::from(v.cache_x100) / 100;
     // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
-    let out_one = 3 * frames * h * w * b;
     let output = s.batch
         * if tiled {
             out_one * 16 / 9 + out_one
