@@ -564,8 +564,9 @@ class Wan(Pipe):
         return ["umt5_xxl"] * (2 if cfg else 1)
 
     def _encode(self, batch):
-        mask = torch.ones((1, 512), dtype=torch.int64, device=META)
-        pe = self.parts["umt5_xxl"](ids(1, 512), mask).last_hidden_state.to(self.dtype)
+        # The attention mask is left out: its `.item()`-based checks cannot run on meta tensors and
+        # an all-ones (1, 512) mask only adds a (1, 1, 1, 512) bias.
+        pe = self.parts["umt5_xxl"](ids(1, 512)).last_hidden_state.to(self.dtype)
         # WanPipeline._get_t5_prompt_embeds: trim to each prompt's length, re-pad with zeros, stack
         pe = torch.stack([torch.cat([u[:512], u.new_zeros(0, u.size(1))]) for u in pe], dim=0)
         return pe.repeat(1, batch, 1).view(batch, 512, -1)

@@ -69,6 +69,10 @@ pub struct Part {
     /// Text encoders: the pipeline asks for `output_hidden_states` (it takes `hidden_states[-2]`),
     /// so every layer's output stays live until the call returns.
     pub all_hidden: bool,
+    /// Text encoders with T5's relative attention bias: its heads. The first layer computes the
+    /// bias (`relative_attention_bias` lookup, T × T × heads, then a contiguous (1, heads, T, T)
+    /// copy): 2 × heads × T² elements beside q, k, v and the stream (traced).
+    pub bias_heads: u32,
 }
 
 /// One resolution level of a UNet (at `downscale` × the latent grid).
@@ -170,6 +174,7 @@ const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u
         leaf: 49_408 * hidden as u64,
         layer_x10: 160,
         all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -188,6 +193,7 @@ const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: 
         leaf: 0,
         layer_x10: 0,
         all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -206,6 +212,7 @@ const fn vae(params: u64, f: PartFormat) -> Part {
         leaf: 0,
         layer_x10: 0,
         all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -216,6 +223,10 @@ const fn t5(tokens: u32, f: PartFormat) -> Part {
         fp32_keep: 1_006_632_960,
         blocks: 24,
         leaf: 131_596_288,
+        // At the first layer's attention: the embedding output, q, k, v, the attention output and
+        // two stream copies = 7 rows, beside the bias (traced, FLUX.1-dev, 512 tokens).
+        layer_x10: 70,
+        bias_heads: 64,
         ..te("t5_xxl", 4_762_300_000, f, 4096, tokens)
     }
 }
@@ -233,6 +244,14 @@ const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
     Part {
         leaf: 29_492_480,
         ..dn(id, params, Fp16, blocks, 0)
+    }
+}
+
+/// FLUX.1 transformer: largest chain of direct parameters 56,641,536 (traced).
+const fn flux_dn(params: u64) -> Part {
+    Part {
+        leaf: 56_641_536,
+        ..dn("transformer", params, Bf16, 57, 0)
     }
 }
 
@@ -323,9 +342,11 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         denoiser_heads: 0,
         text_tokens: 77,
         joint_text: false,
-        // FLUX single block at RoPE time: residual + norm + 4d MLP + q,k,v + ~7 q-sized
-        // temporaries ≈ 16·d (notes §3); used for every diffusers DiT block.
-        block_x10: 160,
+        // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
+        // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
+        // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
+        // …)`): 17·d; used for every diffusers DiT block.
+        block_x10: 170,
         block_extra: 0,
         unet: &[],
         runtime: Runtime::Diffusers,
@@ -384,6 +405,8 @@ const WAN_T5: Part = Part {
     keep16: 1_050_148_864,
     blocks: 24,
     leaf: 1_050_148_864,
+    layer_x10: 70,
+    bias_heads: 64,
     ..te("umt5_xxl", 5_680_910_336, Bf16, 4096, 512)
 };
 const WAN_VAE_PART: Part = vae(126_900_000, Fp32);
@@ -504,11 +527,13 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 512,
         joint_text: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
         source: "FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)",
         ..base("flux1-dev", "FLUX.1 [dev]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
-            dn("transformer", 11_901_400_000, Bf16, 57, 0),
+            flux_dn(11_901_400_000),
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
@@ -519,11 +544,13 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 256,
         joint_text: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
         source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10.2 M); max_sequence_length 256",
         ..base("flux1-schnell", "FLUX.1 [schnell]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
-            dn("transformer", 11_891_170_000, Bf16, 57, 0),
+            flux_dn(11_891_170_000),
             vae_kl(FLUX_VAE, Bf16),
         ])
     },

@@ -42,7 +42,9 @@ pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part,
             } else {
                 0
             };
-            let call = row * (u64::from(part.layer_x10) + 10 * hidden) / 10;
+            let tokens = u64::from(part.tokens);
+            let bias = 2 * u64::from(part.bias_heads) * tokens * tokens * b;
+            let call = row * (u64::from(part.layer_x10) + 10 * hidden) / 10 + bias;
             peak = peak.max(kept + call);
             kept += batch * row;
         }
