@@ -22,9 +22,16 @@ use vramfit_core::diffusion::{
 use vramfit_tests::repo_root;
 
 /// Worst absolute error allowed per pipeline and quantity, in percent (what the core achieves).
+/// The goal is 2 % everywhere; the misses that remain are named here.
 fn bound(pipeline: &str, quantity: &str) -> f64 {
     match (pipeline, quantity) {
-        _ => 1000.0,
+        // SD3 encodes three prompts' worth of CLIP hidden states and T5 with fp32 `wo`; the
+        // per-call model does not follow its concatenations yet.
+        ("sd35-medium", "text encoding") => 18.0,
+        // Sequential offload while encoding: the core keeps the largest encoder's leaf only.
+        ("sd35-medium", "resident weights") => 22.0,
+        ("sdxl", "text encoding") => 3.0,
+        _ => 2.0,
     }
 }
 

@@ -179,7 +179,14 @@ def build(cls, config: dict, dtype, **kw):
             m = cls.from_config(config, **kw)
         else:
             m = cls(config)
-    return m.to(dtype).eval()
+    m = m.to(dtype).eval()
+    # transformers' loading with `torch_dtype=float16` keeps `_keep_in_fp32_modules` (T5: "wo") fp32.
+    keep = getattr(m, "_keep_in_fp32_modules", None) or []
+    if dtype == torch.float16 and keep and not issubclass(cls, diffusers.ModelMixin):
+        for name, mod in m.named_modules():
+            if any(name.split(".")[-1] == k for k in keep):
+                mod.to(torch.float32)
+    return m
 
 
 # --- published configs ---------------------------------------------------------------------------

@@ -146,6 +146,10 @@ pub struct Pipeline {
     pub joint_text: bool,
     /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
     pub block_x10: u32,
+    /// The same for the text tokens of a joint block, where they differ (0: as image tokens).
+    /// SD3's MMDiT peaks in the image stream's feed-forward, where the text stream holds only its
+    /// hidden state, the caller's copy and the norm's half-used output (traced: 2.5).
+    pub text_x10: u32,
     /// Further bytes per token at the block peak (Wan's complex128 RoPE table row).
     pub block_extra: u32,
     /// UNet levels (empty for transformers).
@@ -347,6 +351,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
         // …)`): 17·d; used for every diffusers DiT block.
         block_x10: 170,
+        text_x10: 0,
         block_extra: 0,
         unet: &[],
         runtime: Runtime::Diffusers,
@@ -496,12 +501,16 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 333,
         joint_text: true,
-        source: "stabilityai/stable-diffusion-3.5-medium model card; diffusers StableDiffusion3Pipeline",
+        // Traced: the image stream's feed-forward (4d GELU-tanh input and output), its norm and
+        // modulation, the attention output and residual, the caller's copy = 14 d per image token.
+        block_x10: 140,
+        text_x10: 25,
+        source: "stabilityai/stable-diffusion-3.5-medium transformer/config.json (meta instantiation: 2,243,171,520 parameters + the 384² × 1536 pos-embed buffer); diffusers StableDiffusion3Pipeline",
         ..base("sd35-medium", "Stable Diffusion 3.5 Medium", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
             t5(256, Fp16),
-            dn("transformer", 2_500_000_000, Fp16, 24, 56_600_000),
+            Part { leaf: 21_247_488, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
             vae_kl(FLUX_VAE, Fp16),
         ])
     },
@@ -511,6 +520,9 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 38,
         text_tokens: 333,
         joint_text: true,
+        // The Medium's traced MMDiT block (same code, no dual attention).
+        block_x10: 140,
+        text_x10: 25,
         source: "stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline",
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),

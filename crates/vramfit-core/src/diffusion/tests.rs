@@ -102,6 +102,7 @@ fn naive_attention_grows_quadratically() {
     let sdpa = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
     g.attention = Attention::Naive;
     let naive = per_gpu(&g, &CARD).map(|b| b.phases[1].1).unwrap_or(0);
-    // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB more.
-    assert!(naive - sdpa >= GIB && naive - sdpa < GIB + GIB / 4);
+    // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB, at the attention instead of
+    // the GEGLU peak (12 maps of 320 × 4096 × 2 B × 2 less).
+    assert!(naive - sdpa >= GIB - GIB / 16 && naive - sdpa < GIB + GIB / 4);
 }

@@ -72,8 +72,15 @@ pub(super) fn denoise_activations(
     let naive = g.attention == Attention::Naive;
     let work = if p.unet.is_empty() {
         let tokens = image_tokens + if p.joint_text { text } else { 0 };
-        let block = tokens * u64::from(p.denoiser_hidden) * u64::from(p.block_x10) * b / 10
-            + tokens * u64::from(p.block_extra);
+        let text_x10 = if p.text_x10 == 0 {
+            p.block_x10
+        } else {
+            p.text_x10
+        };
+        let joint = if p.joint_text { text } else { 0 };
+        let copies_x10 = image_tokens * u64::from(p.block_x10) + joint * u64::from(text_x10);
+        let block =
+            copies_x10 * u64::from(p.denoiser_hidden) * b / 10 + tokens * u64::from(p.block_extra);
         let scores = if naive {
             heads * tokens * tokens * 2 * b
         } else {
