@@ -408,6 +408,7 @@ struct Loaded {
     part: &'static Part,
     format: PartFormat,
     bytes: u64,
+    buffer_bytes: u64,
 }
 
 fn load(g: &Generation, part: &'static Part) -> Loaded {
@@ -436,25 +437,80 @@ fn load(g: &Generation, part: &'static Part) -> Loaded {
     } else {
         PartFormat::Bf16
     };
-    bytes += buffer_format.bytes(part.buffers);
+    let buffer_bytes = buffer_format.bytes(part.buffers);
+    bytes += buffer_bytes;
     Loaded {
         part,
         format,
         bytes,
+        buffer_bytes,
     }
 }
 
 /// Bytes of `loaded` resident while it is the active part under `offload`.
 fn resident(l: &Loaded, offload: Offload) -> u64 {
     match offload {
+        // accelerate `cpu_offload`: the largest chain of nested direct parameters, at the part's
+        // bytes per parameter; buffers stay on the GPU (the top module has no direct parameters,
+        // so diffusers passes `offload_buffers=False`).
+        Offload::Sequential if l.part.leaf > 0 => {
+            let p = u128::from(l.part.params.max(1));
+            let weights = u128::from(l.bytes - l.buffer_bytes);
+            (weights * u128::from(l.part.leaf) / p) as u64 + l.buffer_bytes
+        }
         Offload::Sequential => l.bytes / (4 * u64::from(l.part.blocks.max(1))),
         _ => l.bytes,
     }
 }
 
-/// Per-GPU budget of the peak phase on `card`.
-pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget, DiffusionError> {
+/// What one phase holds, before the runtime's fixed costs (CUDA context, cuBLAS workspace, the
+/// allocator's pooled segments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PhaseSet {
+    /// Text encoder weights resident in the phase.
+    pub text_encoders: u64,
+    /// Denoiser weights resident in the phase.
+    pub denoiser: u64,
+    /// VAE weights resident in the phase (with SDXL's fp32 upcast copy while decoding).
+    pub vae: u64,
+    /// Peak bytes of the tensors the phase creates (what a meta-device trace of the phase sees:
+    /// activations, inputs and outputs, rounded to the allocator's 512-byte blocks).
+    pub tensors: u64,
+    /// Kernel workspace beside those tensors at the peak (cuDNN convolution workspace of the
+    /// VAE decode; zero elsewhere).
+    pub workspace: u64,
+}
+
+impl PhaseSet {
+    /// Weights resident in the phase.
+    pub fn weights(&self) -> u64 {
+        self.text_encoders + self.denoiser + self.vae
+    }
+
+    /// Everything the phase holds.
+    pub fn total(&self) -> u64 {
+        self.weights() + self.tensors + self.workspace
+    }
+}
+
+/// Bytes of each loaded part (catalog id, bytes), in catalog order, without the parts
+/// `drop_text_encoders` leaves off the GPU.
+pub fn part_bytes(g: &Generation) -> Result<Vec<(&'static str, u64)>, DiffusionError> {
     let p = pipeline_of(g)?;
+    Ok(p.parts
+        .iter()
+        .filter(|part| !g.drop_text_encoders.iter().any(|d| d == part.id))
+        .map(|part| (part.id, load(g, part).bytes))
+        .collect())
+}
+
+/// Each phase's resident weights and working set: text encoding, denoising, decoding.
+pub fn phase_sets(g: &Generation) -> Result<[(Phase, PhaseSet); 3], DiffusionError> {
+    let p = pipeline_of(g)?;
+    Ok(phases_of(p, g))
+}
+
+fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
     let s = shape(p, g);
     let loaded: Vec<Loaded> = p
         .parts
@@ -499,10 +555,10 @@ pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget,
         Offload::Model if two_meet => te_sizes.iter().take(2).sum(),
         _ => te_sizes.first().copied().unwrap_or(0),
     };
-    let te_act = of(Role::TextEncoder)
-        .map(|l| text_activations(p, g, l))
-        .max()
-        .unwrap_or(0);
+    let encoders: Vec<(&Part, u64)> = of(Role::TextEncoder)
+        .map(|l| (l.part, l.format.act()))
+        .collect();
+    let te_act = text_activations(p, g, &encoders);
     let text = match (g.offload, wan) {
         (Offload::None, _) => [te_resident, dn_all, vae_all, te_act],
         // Wan2.1: the DiT is already on the GPU while T5 encodes (one expert for Wan2.2 A14B,
@@ -515,46 +571,58 @@ pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget,
         Offload::None => [te_all, dn_all, vae_all, dn_act],
         _ => [0, dn_one, 0, dn_act],
     };
-    let upcast_vae = if p.vae.upcast && vae_format != PartFormat::Fp32 {
-        vae_all
-    } else {
-        0
-    };
-    let dec_act = decode_activations(p, g, &s, vae_format);
+    // `vae.to(float32)` replaces each 16-bit tensor by its fp32 copy: what is resident doubles.
+    let upcast = p.vae.upcast && vae_format != PartFormat::Fp32;
+    let upcast_vae = if upcast { vae_all } else { 0 };
+    let upcast_one = if upcast { vae_one } else { 0 };
+    let (dec_act, dec_workspace) = decode_activations(p, g, &s, vae_format);
     let decode = match g.offload {
         Offload::None => [te_all, dn_all, vae_all + upcast_vae, dec_act],
-        _ => [0, 0, vae_one + upcast_vae, dec_act],
+        _ => [0, 0, vae_one + upcast_one, dec_act],
     };
 
+    let set = |[te, dn, va, act]: [u64; 4], workspace: u64| PhaseSet {
+        text_encoders: te,
+        denoiser: dn,
+        vae: va,
+        tensors: act,
+        workspace,
+    };
+    [
+        (Phase::TextEncoding, set(text, 0)),
+        (Phase::Denoising, set(denoise, 0)),
+        (Phase::Decoding, set(decode, dec_workspace)),
+    ]
+}
+
+/// Per-GPU budget of the peak phase on `card`.
+pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget, DiffusionError> {
+    let p = pipeline_of(g)?;
+    let phases = phases_of(p, g);
     let fixed =
         runtime::CUDA_CONTEXT_BYTES + runtime::cublas_workspace(card.arch) + reserve::segments();
-    let phases = [
-        (Phase::TextEncoding, text),
-        (Phase::Denoising, denoise),
-        (Phase::Decoding, decode),
-    ];
-    let total = |w: &[u64; 4]| w.iter().sum::<u64>() + fixed;
-    let mut peak = (Phase::TextEncoding, text);
+    let total = |w: &PhaseSet| w.total() + fixed;
+    let mut peak = phases[0];
     for &(phase, w) in &phases {
         if total(&w) > total(&peak.1) {
             peak = (phase, w);
         }
     }
-    let [te, dn, va, act] = peak.1;
+    let w = peak.1;
     let (activations, vae_decode) = if peak.0 == Phase::Decoding {
-        (0, act)
+        (0, w.tensors + w.workspace)
     } else {
-        (act, 0)
+        (w.tensors + w.workspace, 0)
     };
     let host_bytes = match g.offload {
         Offload::None => 0,
-        _ => te_all + dn_all + vae_all,
+        _ => part_bytes(g)?.iter().map(|(_, b)| b).sum(),
     };
     Ok(DiffusionBudget {
         components: components(&[
-            (ComponentId::TextEncoders, te),
-            (ComponentId::Denoiser, dn),
-            (ComponentId::Vae, va),
+            (ComponentId::TextEncoders, w.text_encoders),
+            (ComponentId::Denoiser, w.denoiser),
+            (ComponentId::Vae, w.vae),
             (ComponentId::Activations, activations),
             (ComponentId::VaeDecode, vae_decode),
             (ComponentId::CudaContext, runtime::CUDA_CONTEXT_BYTES),

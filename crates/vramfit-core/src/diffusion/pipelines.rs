@@ -57,8 +57,22 @@ pub struct Part {
     pub hidden: u32,
     /// Text encoders: tokens per prompt.
     pub tokens: u32,
-    /// Blocks the part is made of (sequential offload keeps about a quarter of one resident).
+    /// Blocks the part is made of (layers of a text encoder).
     pub blocks: u32,
+    /// Parameters of the largest chain of nested modules' direct parameters (what accelerate's
+    /// `cpu_offload` holds at once: a module's own parameters stay for its whole forward), from
+    /// the meta-device trace; 0 where untraced (then a quarter of one block).
+    pub leaf: u64,
+    /// Text encoders: live copies of the hidden state per token inside one layer, ×10 (the MLP:
+    /// fc1 4 + activation 4 (+ 4 for `quick_gelu`'s `sigmoid(1.702 x)`) + residual and norm).
+    pub layer_x10: u32,
+    /// Text encoders: the pipeline asks for `output_hidden_states` (it takes `hidden_states[-2]`),
+    /// so every layer's output stays live until the call returns.
+    pub all_hidden: bool,
+    /// Text encoders with T5's relative attention bias: its heads. The first layer computes the
+    /// bias (`relative_attention_bias` lookup, T × T × heads, then a contiguous (1, heads, T, T)
+    /// copy): 2 × heads × T² elements beside q, k, v and the stream (traced).
+    pub bias_heads: u32,
 }
 
 /// One resolution level of a UNet (at `downscale` × the latent grid).
@@ -80,10 +94,13 @@ pub struct VaeDecode {
     pub stage_channels: u32,
     /// That stage's downscale from the output pixels (1; 4 for LTX's patchified decoder).
     pub stage_downscale: u32,
-    /// Live maps per decoded frame at the decode peak, ×100, 16-bit (conv workspace = in + out).
-    pub live_x100_16: u32,
-    /// The same for fp32 (conv workspace = out).
-    pub live_x100_32: u32,
+    /// Live tensors per decoded frame at the decode peak, in maps, ×100 (what a meta-device trace
+    /// of the decoder sees).
+    pub live_x100: u32,
+    /// cuDNN convolution workspace at that peak, in maps, ×100, 16-bit (in + out of the conv).
+    pub workspace_x100_16: u32,
+    /// The same for fp32 (the conv's output).
+    pub workspace_x100_32: u32,
     /// Causal-conv caches kept across chunks, in maps, ×100 (0 for image VAEs).
     pub cache_x100: u32,
     /// Output frames per decoder call (0: all frames in one pass).
@@ -129,6 +146,10 @@ pub struct Pipeline {
     pub joint_text: bool,
     /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
     pub block_x10: u32,
+    /// The same for the text tokens of a joint block, where they differ (0: as image tokens).
+    /// SD3's MMDiT peaks in the image stream's feed-forward, where the text stream holds only its
+    /// hidden state, the caller's copy and the norm's half-used output (traced: 2.5).
+    pub text_x10: u32,
     /// Further bytes per token at the block peak (Wan's complex128 RoPE table row).
     pub block_extra: u32,
     /// UNet levels (empty for transformers).
@@ -153,6 +174,11 @@ const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u
         hidden,
         tokens,
         blocks: 12,
+        // CLIP: the token embedding (49,408 × hidden); T5 / Llama parts set theirs (`keep16`).
+        leaf: 49_408 * hidden as u64,
+        layer_x10: 160,
+        all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -168,6 +194,10 @@ const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: 
         hidden: 0,
         tokens: 0,
         blocks,
+        leaf: 0,
+        layer_x10: 0,
+        all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -183,6 +213,10 @@ const fn vae(params: u64, f: PartFormat) -> Part {
         hidden: 0,
         tokens: 0,
         blocks: 32,
+        leaf: 0,
+        layer_x10: 0,
+        all_hidden: false,
+        bias_heads: 0,
     }
 }
 
@@ -192,7 +226,36 @@ const fn t5(tokens: u32, f: PartFormat) -> Part {
         keep16: 131_596_288,
         fp32_keep: 1_006_632_960,
         blocks: 24,
+        leaf: 131_596_288,
+        // At the first layer's attention: the embedding output, q, k, v, the attention output and
+        // two stream copies = 7 rows, beside the bias (traced, FLUX.1-dev, 512 tokens).
+        layer_x10: 70,
+        bias_heads: 64,
         ..te("t5_xxl", 4_762_300_000, f, 4096, tokens)
+    }
+}
+
+/// 2D `AutoencoderKL` (SD, SDXL, SD3, FLUX): the largest module is a 512→512 3×3 conv (traced).
+const fn vae_kl(params: u64, f: PartFormat) -> Part {
+    Part {
+        leaf: 2_359_808,
+        ..vae(params, f)
+    }
+}
+
+/// SD1.5 / SDXL UNet: the largest module is an up block's 2,560→1,280 3×3 conv (traced).
+const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
+    Part {
+        leaf: 29_492_480,
+        ..dn(id, params, Fp16, blocks, 0)
+    }
+}
+
+/// FLUX.1 transformer: largest chain of direct parameters 56,641,536 (traced).
+const fn flux_dn(params: u64) -> Part {
+    Part {
+        leaf: 56_641_536,
+        ..dn("transformer", params, Bf16, 57, 0)
     }
 }
 
@@ -204,14 +267,19 @@ const FLUX_VAE: u64 = 83_820_000;
 
 use PartFormat::{Bf16, Fp16, Fp32};
 
-/// 2D `AutoencoderKL` decode (§1.3): 4.75 U (16-bit) / 3.75 U (fp32) with U = 256·H·W·b, i.e.
-/// 9.5 / 7.5 maps of the 128-channel full-resolution stage; tile = the VAE's `sample_size`.
+/// 2D `AutoencoderKL` decode: the traced peak is the first resnet of the last up block, where the
+/// 256-channel full-resolution map is live three times (the block input, `norm1` and its SiLU):
+/// 6 maps of the 128-channel stage (`tests/traces/diffusion`). The measured peaks (§1.3, InvokeAI
+/// VAE benchmark; the SDXL blog's decode) are 4.75 U (16-bit) / 3.75 U (fp32) with
+/// U = 256·H·W·b, i.e. 9.5 / 7.5 maps: the difference, 3.5 / 1.5 maps, is the cuDNN workspace of
+/// that conv, which a trace cannot see. Tile = the VAE's `sample_size`.
 const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
     VaeDecode {
         stage_channels: 128,
         stage_downscale: 1,
-        live_x100_16: 950,
-        live_x100_32: 750,
+        live_x100: 600,
+        workspace_x100_16: 350,
+        workspace_x100_32: 150,
         cache_x100: 0,
         chunk_frames: 1,
         tile: (tile, tile),
@@ -278,9 +346,12 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         denoiser_heads: 0,
         text_tokens: 77,
         joint_text: false,
-        // FLUX single block at RoPE time: residual + norm + 4d MLP + q,k,v + ~7 q-sized
-        // temporaries ≈ 16·d (notes §3); used for every diffusers DiT block.
-        block_x10: 160,
+        // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
+        // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
+        // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
+        // …)`): 17·d; used for every diffusers DiT block.
+        block_x10: 170,
+        text_x10: 0,
         block_extra: 0,
         unet: &[],
         runtime: Runtime::Diffusers,
@@ -298,8 +369,9 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
 const WAN_VAE: VaeDecode = VaeDecode {
     stage_channels: 96,
     stage_downscale: 1,
-    live_x100_16: 800,
-    live_x100_32: 650,
+    live_x100: 650,
+    workspace_x100_16: 150,
+    workspace_x100_32: 0,
     cache_x100: 2462,
     chunk_frames: 4,
     tile: (256, 256),
@@ -337,6 +409,9 @@ const fn wan(
 const WAN_T5: Part = Part {
     keep16: 1_050_148_864,
     blocks: 24,
+    leaf: 1_050_148_864,
+    layer_x10: 70,
+    bias_heads: 64,
     ..te("umt5_xxl", 5_680_910_336, Bf16, 4096, 512)
 };
 const WAN_VAE_PART: Part = vae(126_900_000, Fp32);
@@ -350,8 +425,9 @@ const WAN14: u64 = 14_288_491_584;
 const COG_VAE: VaeDecode = VaeDecode {
     stage_channels: 128,
     stage_downscale: 1,
-    live_x100_16: 850,
-    live_x100_32: 650,
+    live_x100: 650,
+    workspace_x100_16: 200,
+    workspace_x100_32: 0,
     cache_x100: 5200,
     chunk_frames: 8,
     tile: (240, 360),
@@ -394,7 +470,7 @@ pub static PIPELINES: &[Pipeline] = &[
         ..base(
             "sd15",
             "Stable Diffusion 1.5",
-            &[te("clip_l", CLIP_L, Fp16, 768, 77), dn("unet", 859_500_000, Fp16, 16, 0), vae(SD_VAE, Fp16)],
+            &[te("clip_l", CLIP_L, Fp16, 768, 77), unet("unet", 859_500_000, 16), vae_kl(SD_VAE, Fp16)],
         )
     },
     Pipeline {
@@ -425,13 +501,17 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 333,
         joint_text: true,
-        source: "stabilityai/stable-diffusion-3.5-medium model card; diffusers StableDiffusion3Pipeline",
+        // Traced: the image stream's feed-forward (4d GELU-tanh input and output), its norm and
+        // modulation, the attention output and residual, the caller's copy = 14 d per image token.
+        block_x10: 140,
+        text_x10: 25,
+        source: "stabilityai/stable-diffusion-3.5-medium transformer/config.json (meta instantiation: 2,243,171,520 parameters + the 384² × 1536 pos-embed buffer); diffusers StableDiffusion3Pipeline",
         ..base("sd35-medium", "Stable Diffusion 3.5 Medium", &[
-            te("clip_l", CLIP_L_PROJ, Fp16, 768, 77),
-            te("clip_g", CLIP_G, Fp16, 1280, 77),
+            clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
+            clip_g(Fp16),
             t5(256, Fp16),
-            dn("transformer", 2_500_000_000, Fp16, 24, 56_600_000),
-            vae(FLUX_VAE, Fp16),
+            Part { leaf: 21_247_488, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
+            vae_kl(FLUX_VAE, Fp16),
         ])
     },
     Pipeline {
@@ -440,13 +520,16 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 38,
         text_tokens: 333,
         joint_text: true,
+        // The Medium's traced MMDiT block (same code, no dual attention).
+        block_x10: 140,
+        text_x10: 25,
         source: "stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline",
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
-            te("clip_l", CLIP_L_PROJ, Bf16, 768, 77),
-            te("clip_g", CLIP_G, Bf16, 1280, 77),
+            clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
+            clip_g(Bf16),
             t5(256, Bf16),
             dn("transformer", 8_100_000_000, Bf16, 38, 0),
-            vae(FLUX_VAE, Bf16),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     Pipeline {
@@ -456,12 +539,14 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 512,
         joint_text: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
         source: "FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)",
         ..base("flux1-dev", "FLUX.1 [dev]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
-            dn("transformer", 11_901_400_000, Bf16, 57, 0),
-            vae(FLUX_VAE, Bf16),
+            flux_dn(11_901_400_000),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     Pipeline {
@@ -471,12 +556,14 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 256,
         joint_text: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
         source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10.2 M); max_sequence_length 256",
         ..base("flux1-schnell", "FLUX.1 [schnell]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
-            dn("transformer", 11_891_170_000, Bf16, 57, 0),
-            vae(FLUX_VAE, Bf16),
+            flux_dn(11_891_170_000),
+            vae_kl(FLUX_VAE, Bf16),
         ])
     },
     wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[WAN_T5, dn("transformer", 1_418_996_800, Fp32, 30, 0), WAN_VAE_PART], 1536, 30),
@@ -504,7 +591,7 @@ pub static PIPELINES: &[Pipeline] = &[
         vae: VaeDecode { chunk_frames: 17, tile: (256, 256), ..vae2d(256, false) },
         source: "HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)",
         ..base("hunyuanvideo", "HunyuanVideo", &[
-            Part { keep16: 525_598_720, blocks: 32, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
+            Part { keep16: 525_598_720, blocks: 32, leaf: 525_598_720, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
             te("clip_l", CLIP_L, Fp16, 768, 77),
             dn("transformer", 12_821_000_000, Bf16, 60, 0),
             vae(246_500_000, Fp16),
@@ -534,25 +621,38 @@ pub static PIPELINES: &[Pipeline] = &[
     },
 ];
 
-const SDXL_TE: [Part; 2] = [
-    te("clip_l", CLIP_L, Fp16, 768, 77),
+/// CLIP-G (SDXL `text_encoder_2`, SD3 `text_encoder_2`): 32 layers, `gelu` MLP (fc1 4 +
+/// activation 4 + residual + norm = 10 copies per layer); both pipelines take `hidden_states[-2]`.
+const fn clip_g(f: PartFormat) -> Part {
     Part {
         blocks: 32,
-        ..te("clip_g", CLIP_G, Fp16, 1280, 77)
-    },
-];
+        layer_x10: 100,
+        all_hidden: true,
+        ..te("clip_g", CLIP_G, f, 1280, 77)
+    }
+}
+
+/// CLIP-L as SDXL and SD3 call it (`output_hidden_states=True`).
+const fn clip_l_all(id: &'static str, params: u64, f: PartFormat) -> Part {
+    Part {
+        all_hidden: true,
+        ..te(id, params, f, 768, 77)
+    }
+}
+
+const SDXL_TE: [Part; 2] = [clip_l_all("clip_l", CLIP_L, Fp16), clip_g(Fp16)];
 const SDXL_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    dn("unet", 2_567_500_000, Fp16, 70, 0),
-    vae(SD_VAE, Fp16),
+    unet("unet", 2_567_500_000, 70),
+    vae_kl(SD_VAE, Fp16),
 ];
 const SDXL_REFINER_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    dn("unet", 2_567_500_000, Fp16, 70, 0),
+    unet("unet", 2_567_500_000, 70),
     dn("refiner", 2_260_000_000, Fp16, 70, 0),
-    vae(SD_VAE, Fp16),
+    vae_kl(SD_VAE, Fp16),
 ];
 
 /// The pipeline with catalog id `id`.

@@ -107,6 +107,16 @@ fn naive_attention_grows_quadratically() {
     let naive = generation_budget(&g, &CARD)
         .map(|b| b.phases[1].1)
         .unwrap_or(0);
-    // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB more.
-    assert!(naive - sdpa >= GIB && naive - sdpa < GIB + GIB / 4);
+    // 2 (CFG) × 8 heads × 4096² × 2 (scores, softmax) × 2 B = 1 GiB, at the attention instead of
+    // the GEGLU peak (12 maps of 320 × 4096 × 2 B × 2 less).
+    assert!(naive - sdpa >= GIB - GIB / 16 && naive - sdpa < GIB + GIB / 4);
+}
+
+#[test]
+fn every_pipeline_has_repo_ids() {
+    use crate::catalog::pipeline_repo_ids;
+    for p in pipelines::PIPELINES {
+        assert!(!pipeline_repo_ids(p.id).is_empty(), "{}", p.id);
+    }
+    assert!(pipeline_repo_ids("nope").is_empty());
 }

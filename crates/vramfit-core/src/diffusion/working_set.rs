@@ -1,7 +1,7 @@
 //! Working sets of the three phases: the text encoders' forward, one denoiser step (block
 //! working set and attention), and the VAE decode (full frame, tiles, slices, video chunks).
 
-use super::pipelines::Pipeline;
+use super::pipelines::{Part, Pipeline};
 use super::*;
 
 /// The geometry every phase shares.
@@ -24,10 +24,32 @@ pub(super) fn shape(p: &Pipeline, g: &Generation) -> Shape {
     }
 }
 
-/// Text-encoding working set of one encoder: prompts × tokens × hidden × 16 copies.
-pub(super) fn text_activations(p: &Pipeline, g: &Generation, l: &Loaded) -> u64 {
+/// Text-encoding peak: the pipeline calls its encoders one prompt at a time (the negative prompt
+/// after the positive one under CFG), in catalog order; each call's working set is one layer's
+/// live copies of the hidden state (+ every layer's output when the pipeline asks for
+/// `output_hidden_states`), beside the embeddings the earlier calls returned, already repeated to
+/// the batch (`prompt_embeds.repeat(1, num_images_per_prompt, 1)`).
+pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part, u64)]) -> u64 {
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
-    prompts * u64::from(l.part.tokens) * u64::from(l.part.hidden) * 16 * l.format.act()
+    let batch = u64::from(g.batch);
+    let mut kept = 0;
+    let mut peak = 0;
+    for _ in 0..prompts {
+        for &(part, b) in encoders {
+            let row = u64::from(part.tokens) * u64::from(part.hidden) * b;
+            let hidden = if part.all_hidden {
+                u64::from(part.blocks)
+            } else {
+                0
+            };
+            let tokens = u64::from(part.tokens);
+            let bias = 2 * u64::from(part.bias_heads) * tokens * tokens * b;
+            let call = row * (u64::from(part.layer_x10) + 10 * hidden) / 10 + bias;
+            peak = peak.max(kept + call);
+            kept += batch * row;
+        }
+    }
+    peak.max(kept)
 }
 
 /// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
@@ -50,8 +72,15 @@ pub(super) fn denoise_activations(
     let naive = g.attention == Attention::Naive;
     let work = if p.unet.is_empty() {
         let tokens = image_tokens + if p.joint_text { text } else { 0 };
-        let block = tokens * u64::from(p.denoiser_hidden) * u64::from(p.block_x10) * b / 10
-            + tokens * u64::from(p.block_extra);
+        let text_x10 = if p.text_x10 == 0 {
+            p.block_x10
+        } else {
+            p.text_x10
+        };
+        let joint = if p.joint_text { text } else { 0 };
+        let copies_x10 = image_tokens * u64::from(p.block_x10) + joint * u64::from(text_x10);
+        let block =
+            copies_x10 * u64::from(p.denoiser_hidden) * b / 10 + tokens * u64::from(p.block_extra);
         let scores = if naive {
             heads * tokens * tokens * 2 * b
         } else {
@@ -59,20 +88,48 @@ pub(super) fn denoise_activations(
         };
         s.cfg_batch * (block + scores)
     } else {
-        let mut skips = 0;
+        // UNet (traced SD1.5 / SDXL): the peak is the GEGLU feed-forward of the first transformer
+        // layer in the up block of the highest-resolution attention level L: proj (8 C) + GELU
+        // (4 C) + product (4 C) = 16 maps of L, beside the transformer stream (5: the
+        // Transformer2D residual, hidden stream, attention residual, norm, proj), the first
+        // resnet's output, the block's input held by the caller (C_{L+1}/C_L maps), the skips L
+        // still holds (one attention output + the map that entered L: `conv_in` or the downsampler
+        // of the level above) and the three skips of every higher-resolution level.
+        let levels = p.unet;
         let mut peak = 0;
-        for level in p.unet {
-            let tokens = grid / u64::from(level.downscale * level.downscale).max(1);
-            let maps = tokens * u64::from(level.channels) * b;
-            skips += 3 * maps;
-            let scores = if naive && level.heads > 0 {
-                u64::from(level.heads) * tokens * tokens * 2 * b
+        for (i, level) in levels.iter().enumerate() {
+            let c = u64::from(level.channels);
+            let ds = u64::from(level.downscale);
+            let tokens = grid / (ds * ds).max(1);
+            let map = tokens * c * b;
+            let ratio = |other: u64| map * other / c;
+            let input = ratio(levels.get(i + 1).map_or(c, |l| u64::from(l.channels)));
+            let entered = ratio(if i == 0 {
+                c
+            } else {
+                u64::from(levels[i - 1].channels)
+            });
+            let higher: u64 = levels[..i]
+                .iter()
+                .map(|l| {
+                    let f = ds / u64::from(l.downscale).max(1);
+                    3 * tokens * f * f * u64::from(l.channels) * b
+                })
+                .sum();
+            let held = 6 * map + input + entered + map + higher;
+            if level.heads == 0 {
+                continue;
+            }
+            let geglu = held + 16 * map;
+            let scores = if naive {
+                // q, k, v, the attention output, the scores and their softmax.
+                held + 4 * map + u64::from(level.heads) * tokens * tokens * 2 * b
             } else {
                 0
             };
-            peak = peak.max(16 * maps + scores);
+            peak = peak.max(geglu).max(scores);
         }
-        s.cfg_batch * (peak + skips)
+        s.cfg_batch * peak
     };
     let latents =
         4 * s.batch * u64::from(p.latent_channels) * s.latent_frames * s.latent_h * s.latent_w * 4;
@@ -86,13 +143,13 @@ pub(super) fn decode_activations(
     g: &Generation,
     s: &Shape,
     vae_format: PartFormat,
-) -> u64 {
+) -> (u64, u64) {
     let v = &p.vae;
     let fp32 = vae_format == PartFormat::Fp32 || v.upcast;
-    let (b, live) = if fp32 {
-        (4, v.live_x100_32)
+    let (b, workspace) = if fp32 {
+        (4, v.workspace_x100_32)
     } else {
-        (2, v.live_x100_16)
+        (2, v.workspace_x100_16)
     };
     let (h, w) = (u64::from(g.height), u64::from(g.width));
     let tiled = g.vae_tiling && (g.height > v.tile.0 || g.width > v.tile.1);
@@ -110,14 +167,55 @@ pub(super) fn decode_activations(
         frames.min(u64::from(v.chunk_frames))
     };
     let streams = if g.vae_slicing { 1 } else { s.batch };
-    let per_stream = map * chunk * u64::from(live) / 100 + map * u64::from(v.cache_x100) / 100;
-    // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
     let out_one = 3 * frames * h * w * b;
+    if !p.video {
+        // Image VAEs (traced): the decoded image does not exist yet at the decoder's peak; after it
+        // the denormalisation (`image * 0.5 + 0.5`, `clamp`) holds three images. Slicing keeps the
+        // images already decoded. Tiling (`tiled_decode`) decodes the latent tiles one after the
+        // other (stride 0.75 tile, edge tiles cut), holding every tile decoded before.
+        let per_map = u64::from(v.stage_channels) * b / (down * down);
+        let held_slices = (s.batch - streams) * out_one;
+        let (tensors, ws) = if tiled {
+            let (tl_h, tl_w) = (th / 8, tw / 8);
+            let (lh, lw) = (h / 8, w / 8);
+            let (sh, sw) = (tl_h * 3 / 4, tl_w * 3 / 4);
+            let mut done = 0;
+            let mut peak = 0;
+            let mut peak_ws = 0;
+            for i in (0..lh).step_by(sh.max(1) as usize) {
+                for j in (0..lw).step_by(sw.max(1) as usize) {
+                    let area = 64 * tl_h.min(lh - i) * tl_w.min(lw - j);
+                    let map = per_map * area;
+                    peak = peak.max(streams * map * u64::from(v.live_x100) / 100 + streams * done);
+                    peak_ws = peak_ws.max(streams * map * u64::from(workspace) / 100);
+                    done += 3 * area * b;
+                }
+            }
+            // the tiles, the blended rows and the final `torch.cat`
+            (
+                peak.max(streams * done + 2 * streams * out_one / s.batch),
+                peak_ws,
+            )
+        } else {
+            let map = per_map * h * w;
+            (
+                streams * map * u64::from(v.live_x100) / 100,
+                streams * map * u64::from(workspace) / 100,
+            )
+        };
+        return ((tensors + held_slices).max(3 * s.batch * out_one), ws);
+    }
+    let per_stream =
+        map * chunk * u64::from(v.live_x100) / 100 + map * u64::from(v.cache_x100) / 100;
+    // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
     let output = s.batch
         * if tiled {
             out_one * 16 / 9 + out_one
         } else {
             2 * out_one
         };
-    streams * per_stream + output
+    (
+        streams * per_stream + output,
+        streams * map * chunk * u64::from(workspace) / 100,
+    )
 }

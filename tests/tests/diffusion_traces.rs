@@ -1,0 +1,212 @@
+//! Diffusion working sets against meta-device traces of the real modules.
+//!
+//! `tests/traces/diffusion/*.json` come from `tools/trace/trace.py` (diffusers / transformers
+//! classes built on the `meta` device from the published configs; every op output's storage
+//! counted from creation to its last reference, in the allocator's 512-byte blocks; SDPA as the
+//! CUDA flash / memory-efficient kernels allocate it). Each file names its versions and config
+//! source. For every traced point the core's figures are compared with the trace's:
+//! - weights: each part's bytes (parameters + buffers);
+//! - resident weights per offload mode and phase (none / model / sequential);
+//! - the peak tensors of text encoding, of one denoiser step and of the VAE decode (the core's
+//!   `PhaseSet::tensors`; kernel workspaces the trace cannot see are kept apart in the core).
+//!
+//! The report gives, per pipeline and quantity, the median and worst error and how many points are
+//! within 2 %; each pipeline's bound is what the core achieves, so the misses stay visible.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use vramfit_core::diffusion::{
+    part_bytes, phase_sets, Attention, Generation, Offload, PartFormat, PhaseSet,
+};
+use vramfit_tests::repo_root;
+
+/// Worst absolute error allowed per pipeline and quantity, in percent (what the core achieves).
+/// The goal is 2 % everywhere; the misses that remain are named here.
+fn bound(pipeline: &str, quantity: &str) -> f64 {
+    match (pipeline, quantity) {
+        // SD3 encodes three prompts' worth of CLIP hidden states and T5 with fp32 `wo`; the
+        // per-call model does not follow its concatenations yet.
+        ("sd35-medium", "text encoding") => 18.0,
+        // Sequential offload while encoding: the core keeps the largest encoder's leaf only.
+        ("sd35-medium", "resident weights") => 22.0,
+        ("sdxl", "text encoding") => 3.0,
+        _ => 2.0,
+    }
+}
+
+fn gen(pipeline: &str, width: u32, height: u32, frames: u32) -> Generation {
+    Generation {
+        pipeline: pipeline.into(),
+        width,
+        height,
+        frames,
+        batch: 1,
+        guidance: true,
+        attention: Attention::Sdpa,
+        offload: Offload::None,
+        vae_tiling: false,
+        vae_slicing: false,
+        drop_text_encoders: Vec::new(),
+        denoiser_format: None,
+        // diffusers' WanPipeline loads the transformer in bf16 (the official code keeps fp32).
+        text_encoder_format: None,
+    }
+}
+
+fn base(pipeline: &str, video: bool) -> Generation {
+    let mut g = if video {
+        gen(pipeline, 832, 480, 17)
+    } else {
+        gen(pipeline, 1024, 1024, 1)
+    };
+    if pipeline.starts_with("wan") {
+        g.denoiser_format = Some(PartFormat::Bf16);
+    }
+    g
+}
+
+fn num(v: &Value, k: &str) -> u64 {
+    v.get(k).and_then(Value::as_u64).unwrap_or(0)
+}
+
+fn flag(v: &Value, k: &str) -> bool {
+    v.get(k).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn sets(g: &Generation) -> [PhaseSet; 3] {
+    match phase_sets(g) {
+        Ok(p) => [p[0].1, p[1].1, p[2].1],
+        Err(e) => panic!("{}: {e:?}", g.pipeline),
+    }
+}
+
+fn err(core: u64, traced: u64) -> f64 {
+    (core as f64 - traced as f64) / (traced.max(1) as f64) * 100.0
+}
+
+#[test]
+fn diffusion_traces() {
+    let dir = repo_root().join("tests").join("traces").join("diffusion");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/traces/diffusion")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "traces missing");
+    let mut rows = vec![
+        "| pipeline | quantity | points | median error | worst error | within 2 % | bound |"
+            .to_string(),
+        "|---|---|---:|---:|---:|---:|---:|".to_string(),
+    ];
+    let mut failures = Vec::new();
+    let mut sources = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("trace");
+        let t: Value = serde_json::from_str(&text).expect("trace json");
+        let id = t["pipeline"].as_str().unwrap_or_default().to_string();
+        let video = t["decode"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|r| num(r, "frames") > 1));
+        let mut q: BTreeMap<&str, Vec<(String, f64)>> = BTreeMap::new();
+
+        // Weights per part.
+        let g = base(&id, video);
+        let parts = part_bytes(&g).unwrap_or_default();
+        for (part, w) in t["weights"].as_object().into_iter().flatten() {
+            let traced = num(w, "param_bytes") + num(w, "buffer_bytes");
+            if let Some((_, core)) = parts.iter().find(|(p, _)| p == part) {
+                q.entry("weights per part")
+                    .or_default()
+                    .push((part.clone(), err(*core, traced)));
+            }
+        }
+        // Resident weights per offload mode and phase.
+        for (cfg_key, modes) in t["residency"].as_object().into_iter().flatten() {
+            for (mode, offload) in [
+                ("none", Offload::None),
+                ("model", Offload::Model),
+                ("sequential", Offload::Sequential),
+            ] {
+                // The core follows the official Wan code's `--offload_model`, not diffusers' hooks.
+                if mode == "model" && id.starts_with("wan") {
+                    continue;
+                }
+                let g = Generation {
+                    offload,
+                    guidance: cfg_key == "cfg",
+                    ..base(&id, video)
+                };
+                let s = sets(&g);
+                for (i, phase) in ["text", "denoise", "decode"].iter().enumerate() {
+                    let traced = num(&modes[mode], phase);
+                    q.entry("resident weights").or_default().push((
+                        format!("{cfg_key} {mode} {phase}"),
+                        err(s[i].weights(), traced),
+                    ));
+                }
+            }
+        }
+        // Working sets.
+        for r in t["text"].as_array().into_iter().flatten() {
+            let g = Generation {
+                batch: num(r, "batch") as u32,
+                guidance: flag(r, "cfg"),
+                ..base(&id, video)
+            };
+            let core = sets(&g)[0].tensors;
+            q.entry("text encoding")
+                .or_default()
+                .push((format!("{r}"), err(core, num(r, "peak"))));
+        }
+        for (key, i, name) in [("denoise", 1, "denoiser step"), ("decode", 2, "VAE decode")] {
+            for r in t[key].as_array().into_iter().flatten() {
+                let g = Generation {
+                    width: num(r, "width") as u32,
+                    height: num(r, "height") as u32,
+                    frames: num(r, "frames").max(1) as u32,
+                    batch: num(r, "batch") as u32,
+                    guidance: r.get("cfg").and_then(Value::as_bool).unwrap_or(true),
+                    vae_tiling: flag(r, "tiling"),
+                    ..base(&id, video)
+                };
+                let core = sets(&g)[i].tensors;
+                q.entry(name)
+                    .or_default()
+                    .push((format!("{r}"), err(core, num(r, "peak"))));
+            }
+        }
+        for (quantity, mut errs) in q {
+            errs.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()));
+            if std::env::var("TRACE_DETAIL").is_ok() {
+                for (at, e) in &errs {
+                    eprintln!("{id} {quantity} {e:+.1} % {at}");
+                }
+            }
+            let n = errs.len();
+            let median = errs[n / 2].1;
+            let (worst_at, worst) = errs[n - 1].clone();
+            let within = errs.iter().filter(|e| e.1.abs() <= 2.0).count();
+            let b = bound(&id, quantity);
+            rows.push(format!(
+                "| {id} | {quantity} | {n} | {median:+.1} % | {worst:+.1} % | {within}/{n} | {b} % |"
+            ));
+            if worst.abs() > b {
+                failures.push(format!("{id} {quantity}: {worst:+.1} % at {worst_at}"));
+            }
+        }
+        let v = &t["versions"];
+        sources.push(format!(
+            "- {id}: {} (torch {}, diffusers {}, transformers {})",
+            t["source"].as_str().unwrap_or_default(),
+            v["torch"].as_str().unwrap_or_default(),
+            v["diffusers"].as_str().unwrap_or_default(),
+            v["transformers"].as_str().unwrap_or_default()
+        ));
+    }
+    rows.push(String::new());
+    rows.push("Traced configs:".to_string());
+    rows.extend(sources);
+    vramfit_tests::finish_report("accuracy-diffusion-traces", &rows, &failures);
+}

@@ -1,0 +1,774 @@
+"""Meta-device memory tracer for vramfit's image/video generation model.
+
+Builds each catalog pipeline's real modules (diffusers / transformers classes) on the `meta`
+device from the values of the published `config.json` files, then runs the three phases the core
+models -- text encoding, one denoiser step, VAE decode -- under a `TorchDispatchMode` that sees
+every aten op. Each op output whose storage is new (not one of the op's inputs' storages, not
+already tracked) is counted from its creation until its last reference dies (a `weakref.finalize`
+on the storage: torch keeps one Python object per storage alive while the storage lives, so the
+finaliser fires exactly when the C++ storage is freed). Meta tensors carry exact shapes, dtypes
+and strides, so the sizes are those the GPU run would allocate.
+
+Allocator rounding (PyTorch `c10/cuda/CUDACachingAllocator.cpp`, `round_size`): every request is
+rounded up to a multiple of kMinBlockSize = 512 B (requests under 512 B take 512 B), and
+`memory_allocated` counts the rounded block. The segment sizes that `cudaMalloc` is asked for
+(`get_allocation_size`: 2 MiB for <= 1 MiB requests, 20 MiB for 1-10 MiB, 2 MiB multiples from
+10 MiB) shape `memory_reserved`, not `memory_allocated`; they are pooled and reused, so they are
+not added per tensor here (the core's allocator reserve covers them).
+
+Attention: on the meta device `F.scaled_dot_product_attention` takes the math path, which
+materialises the batch x heads x queries x keys score matrix and its softmax. The CUDA kernels
+diffusers gets for 16-bit inputs (flash attention) and fp32 inputs (memory-efficient attention)
+do not. The tracer therefore replaces `torch.nn.functional.scaled_dot_product_attention` with what
+those kernels allocate: the output, laid out as the kernels allocate it (flash: `empty_like` of
+the (B, L, H, D) transposed query, so a query that is (B, L, H, D)-contiguous gives an output the
+caller's `transpose(1, 2).flatten` can view without a copy; memory-efficient: a contiguous
+(B, L, H, D) buffer), and flash's fp32 log-sum-exp row (B, H, L), freed when the call returns. The
+naive processor (`AttnProcessor`: `baddbmm` + softmax) is traced as it is, scores included.
+
+Not seen by the trace: cuDNN / cuBLAS workspaces (outside tensors, or allocated inside kernels),
+the CUDA context and the allocator's segment slack. The core adds those separately.
+
+Weights: parameter + buffer bytes per part (tied storages once); resident bytes per offload mode:
+`none` all parts; `model` (accelerate `cpu_offload_with_hook` chain, `model_cpu_offload_seq`): the
+part running plus the one the chain has not yet sent back (simulated from the call order below);
+`sequential` (accelerate `cpu_offload`: each module's direct parameters move in its pre-forward
+and out in its post-forward, buffers stay on the GPU because the top module has no direct
+parameters): every buffer + the largest chain of nested direct parameters.
+
+Usage: `.venv/bin/python trace.py [--only ID ...] [--out DIR]` (see README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import sys
+import time
+import weakref
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_leaves
+
+import diffusers
+import transformers
+
+META = torch.device("meta")
+MIB = 1 << 20
+
+
+def round_block(n: int) -> int:
+    """`round_size`: 512-byte blocks, at least one."""
+    return max(512, (n + 511) // 512 * 512)
+
+
+class Tracker(TorchDispatchMode):
+    """Live bytes of every storage an op creates, until the storage dies."""
+
+    def __init__(self):
+        super().__init__()
+        self.live: dict[int, int] = {}
+        self.current = 0
+        self.peak = 0
+        self.ops = 0
+
+    def _free(self, key: int):
+        n = self.live.pop(key, 0)
+        self.current -= n
+
+    def track(self, t: torch.Tensor, skip: set[int] | None = None):
+        st = t.untyped_storage()
+        k = id(st)
+        if k in self.live or (skip and k in skip):
+            return
+        n = st.nbytes()
+        if n == 0:
+            return
+        r = round_block(n)
+        self.live[k] = r
+        self.current += r
+        self.peak = max(self.peak, self.current)
+        weakref.finalize(st, self._free, k)
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        self.ops += 1
+        inputs = {
+            id(x.untyped_storage())
+            for x in tree_leaves((args, kwargs))
+            if isinstance(x, torch.Tensor)
+        }
+        for x in tree_leaves(out):
+            if isinstance(x, torch.Tensor):
+                self.track(x, inputs)
+        return out
+
+    def reset_peak(self):
+        self.peak = self.current
+
+
+# --- SDPA as the CUDA kernels allocate it --------------------------------------------------------
+
+_real_sdpa = F.scaled_dot_product_attention
+
+
+def sdpa_cuda_like(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
+    if query.device.type != "meta":
+        return _real_sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa)
+    *lead, heads, lq, _ = query.shape
+    dv = value.shape[-1]
+    if query.dtype == torch.float32 or attn_mask is not None:
+        # memory-efficient kernel: output `at::empty({B, M, num_heads, Kv})`; no LSE without grad.
+        out = torch.empty((*lead, lq, heads, dv), dtype=query.dtype, device=query.device).transpose(-3, -2)
+        return out
+    # flash: out = empty_like(q.transpose(1, 2)) (strides preserved), softmax_lse (B, H, L) fp32.
+    q_t = query.transpose(-3, -2)
+    if dv == query.shape[-1]:
+        out = torch.empty_like(q_t)
+    else:
+        out = torch.empty((*lead, lq, heads, dv), dtype=query.dtype, device=query.device)
+    lse = torch.empty((*lead, heads, lq), dtype=torch.float32, device=query.device)
+    del lse
+    return out.transpose(-3, -2)
+
+
+F.scaled_dot_product_attention = sdpa_cuda_like
+torch.nn.functional.scaled_dot_product_attention = sdpa_cuda_like
+
+
+# --- weights -------------------------------------------------------------------------------------
+
+
+def part_weights(m: torch.nn.Module) -> dict:
+    seen = set()
+    params = buffers = 0
+    for p in m.parameters():
+        k = id(p.untyped_storage())
+        if k not in seen:
+            seen.add(k)
+            params += p.untyped_storage().nbytes()
+    for b in m.buffers():
+        k = id(b.untyped_storage())
+        if k not in seen:
+            seen.add(k)
+            buffers += b.untyped_storage().nbytes()
+
+    # accelerate `cpu_offload`: a module's direct parameters are on the GPU for its whole forward
+    # (its children's forwards included); the largest nested chain is resident at once.
+    def chain(mod) -> int:
+        own = sum(p.untyped_storage().nbytes() for p in mod.parameters(recurse=False))
+        return own + max((chain(c) for c in mod.children()), default=0)
+
+    return {
+        "param_count": sum(p.numel() for p in {id(p): p for p in m.parameters()}.values()),
+        "param_bytes": params,
+        "buffer_bytes": buffers,
+        "sequential_resident": chain(m) + buffers,
+    }
+
+
+def build(cls, config: dict, dtype, **kw):
+    with torch.device(META):
+        if hasattr(cls, "from_config") and issubclass(cls, diffusers.ModelMixin):
+            m = cls.from_config(config, **kw)
+        else:
+            m = cls(config)
+    m = m.to(dtype).eval()
+    # transformers' loading with `torch_dtype=float16` keeps `_keep_in_fp32_modules` (T5: "wo") fp32.
+    keep = getattr(m, "_keep_in_fp32_modules", None) or []
+    if dtype == torch.float16 and keep and not issubclass(cls, diffusers.ModelMixin):
+        for name, mod in m.named_modules():
+            if any(name.split(".")[-1] == k for k in keep):
+                mod.to(torch.float32)
+    return m
+
+
+# --- published configs ---------------------------------------------------------------------------
+# Values of the Hugging Face repositories' config.json files (source recorded with each trace).
+
+CLIP_L = dict(vocab_size=49408, hidden_size=768, intermediate_size=3072, num_hidden_layers=12,
+              num_attention_heads=12, max_position_embeddings=77, hidden_act="quick_gelu", projection_dim=768)
+CLIP_G = dict(vocab_size=49408, hidden_size=1280, intermediate_size=5120, num_hidden_layers=32,
+              num_attention_heads=20, max_position_embeddings=77, hidden_act="gelu", projection_dim=1280)
+T5_XXL = dict(vocab_size=32128, d_model=4096, d_kv=64, d_ff=10240, num_layers=24, num_heads=64,
+              relative_attention_num_buckets=32, relative_attention_max_distance=128,
+              feed_forward_proj="gated-gelu", is_encoder_decoder=False, use_cache=False)
+UMT5_XXL = dict(T5_XXL, vocab_size=256384)
+VAE_SD = dict(in_channels=3, out_channels=3, latent_channels=4, block_out_channels=[128, 256, 512, 512],
+              down_block_types=["DownEncoderBlock2D"] * 4, up_block_types=["UpDecoderBlock2D"] * 4,
+              layers_per_block=2, norm_num_groups=32, act_fn="silu", sample_size=512, scaling_factor=0.18215)
+VAE_SDXL = dict(VAE_SD, sample_size=1024, scaling_factor=0.13025, force_upcast=True)
+VAE_16 = dict(VAE_SD, latent_channels=16, sample_size=1024, use_quant_conv=False, use_post_quant_conv=False)
+VAE_FLUX = dict(VAE_16, scaling_factor=0.3611, shift_factor=0.1159)
+VAE_SD3 = dict(VAE_16, scaling_factor=1.5305, shift_factor=0.0609)
+UNET_SD15 = dict(sample_size=64, cross_attention_dim=768, attention_head_dim=8)
+UNET_SDXL = dict(sample_size=128, block_out_channels=[320, 640, 1280],
+                 down_block_types=["DownBlock2D", "CrossAttnDownBlock2D", "CrossAttnDownBlock2D"],
+                 up_block_types=["CrossAttnUpBlock2D", "CrossAttnUpBlock2D", "UpBlock2D"],
+                 transformer_layers_per_block=[1, 2, 10], attention_head_dim=[5, 10, 20],
+                 cross_attention_dim=2048, addition_embed_type="text_time", addition_time_embed_dim=256,
+                 projection_class_embeddings_input_dim=2816, use_linear_projection=True)
+FLUX_DEV = dict(patch_size=1, in_channels=64, num_layers=19, num_single_layers=38, attention_head_dim=128,
+                num_attention_heads=24, joint_attention_dim=4096, pooled_projection_dim=768,
+                guidance_embeds=True, axes_dims_rope=[16, 56, 56])
+SD35_MEDIUM = dict(sample_size=128, patch_size=2, in_channels=16, num_layers=24, attention_head_dim=64,
+                   num_attention_heads=24, joint_attention_dim=4096, caption_projection_dim=1536,
+                   pooled_projection_dim=2048, out_channels=16, pos_embed_max_size=384,
+                   dual_attention_layers=list(range(13)), qk_norm="rms_norm")
+SD35_LARGE = dict(SD35_MEDIUM, num_layers=38, num_attention_heads=38, caption_projection_dim=2432,
+                  pos_embed_max_size=192, dual_attention_layers=[])
+WAN_13B = dict(patch_size=[1, 2, 2], num_attention_heads=12, attention_head_dim=128, in_channels=16,
+               out_channels=16, text_dim=4096, freq_dim=256, ffn_dim=8960, num_layers=30,
+               cross_attn_norm=True, qk_norm="rms_norm_across_heads", eps=1e-6)
+WAN_14B = dict(WAN_13B, num_attention_heads=40, ffn_dim=13824, num_layers=40)
+WAN_VAE = dict(base_dim=96, z_dim=16, dim_mult=[1, 2, 4, 4], num_res_blocks=2, attn_scales=[],
+               temperal_downsample=[False, True, True], dropout=0.0)
+
+SOURCES = {
+    "sd15": "stable-diffusion-v1-5/stable-diffusion-v1-5 {text_encoder,unet,vae}/config.json",
+    "sdxl": "stabilityai/stable-diffusion-xl-base-1.0 {text_encoder,text_encoder_2,unet,vae}/config.json",
+    "flux1-dev": "black-forest-labs/FLUX.1-dev {text_encoder,text_encoder_2,transformer,vae}/config.json",
+    "flux1-schnell": "black-forest-labs/FLUX.1-schnell {text_encoder,text_encoder_2,transformer,vae}/config.json",
+    "sd35-medium": "stabilityai/stable-diffusion-3.5-medium {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
+    "sd35-large": "stabilityai/stable-diffusion-3.5-large {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
+    "wan21-t2v-1.3b": "Wan-AI/Wan2.1-T2V-1.3B-Diffusers {text_encoder,transformer,vae}/config.json",
+    "wan21-t2v-14b": "Wan-AI/Wan2.1-T2V-14B-Diffusers {text_encoder,transformer,vae}/config.json",
+}
+
+
+def clip(cfg, proj=False):
+    c = transformers.CLIPTextConfig(**cfg)
+    return (transformers.CLIPTextModelWithProjection if proj else transformers.CLIPTextModel), c
+
+
+def t5(cfg, umt5=False):
+    if umt5:
+        return transformers.UMT5EncoderModel, transformers.UMT5Config(**cfg)
+    return transformers.T5EncoderModel, transformers.T5Config(**cfg)
+
+
+def ids(batch, tokens):
+    return torch.zeros((batch, tokens), dtype=torch.int64, device=META)
+
+
+# --- pipelines -----------------------------------------------------------------------------------
+# Each pipeline: parts (id, role, module), the offload sequence, and the three phases emulating the
+# diffusers pipeline's `__call__` around the modules (the tensors it keeps live across the call).
+
+
+class Pipe:
+    id = ""
+    video = False
+    cfg = True  # uses classifier-free guidance
+    vae_factor = 8
+    temporal = 1
+
+    def __init__(self):
+        self.parts = {}
+        self.roles = {}
+
+    def add(self, pid, role, module):
+        self.parts[pid] = module
+        self.roles[pid] = role
+
+    def decode_setup(self):
+        pass
+
+    def upcast_bytes_factor(self):
+        return 1
+
+    def decode_teardown(self):
+        pass
+
+    # text encoding call order (the accelerate model-offload chain follows it)
+    def text_calls(self, cfg):
+        raise NotImplementedError
+
+
+class SD15(Pipe):
+    id = "sd15"
+
+    def __init__(self, dtype=torch.float16):
+        super().__init__()
+        self.dtype = dtype
+        cls, c = clip(CLIP_L)
+        self.add("clip_l", "text_encoder", build(cls, c, dtype))
+        self.add("unet", "denoiser", build(diffusers.UNet2DConditionModel, UNET_SD15, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKL, VAE_SD, dtype))
+        self.offload_seq = ["clip_l", "unet", "vae"]
+
+    def text_calls(self, cfg):
+        return ["clip_l"] * (2 if cfg else 1)
+
+    def text(self, batch, cfg):
+        te = self.parts["clip_l"]
+        pe = te(ids(1, 77), attention_mask=None)[0].to(self.dtype)
+        pe = pe.repeat(1, batch, 1).view(batch, 77, -1)
+        if cfg:
+            ne = te(ids(1, 77), attention_mask=None)[0].to(self.dtype)
+            ne = ne.repeat(1, batch, 1).view(batch, 77, -1)
+            pe = torch.cat([ne, pe])
+        return pe
+
+    def denoise(self, batch, h, w, frames, cfg):
+        emb = torch.empty((batch * (2 if cfg else 1), 77, 768), dtype=self.dtype, device=META)
+        lat = torch.empty((batch, 4, h // 8, w // 8), dtype=self.dtype, device=META)
+        inp = torch.cat([lat] * 2) if cfg else lat
+        t = torch.empty((), dtype=torch.int64, device=META)
+        noise = self.parts["unet"](inp, t, encoder_hidden_states=emb, return_dict=False)[0]
+        del inp
+        if cfg:
+            u, c = noise.chunk(2)
+            noise = u + 7.5 * (c - u)
+        lat = step_ddim(noise, lat)
+        return lat
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lat = torch.empty((batch, vae.config.latent_channels, h // 8, w // 8), dtype=vae.dtype, device=META)
+        return decode_2d(vae, lat, tiling)
+
+
+def step_ddim(noise, lat):
+    # scheduler.step: x0 = (x - sqrt(1-a) e) / sqrt(a); prev = sqrt(a') x0 + sqrt(1-a') e (PNDM/DDIM-like)
+    x0 = (lat - 0.5 * noise) / 0.9
+    return 0.9 * x0 + 0.4 * noise
+
+
+def decode_2d(vae, lat, tiling):
+    sf = vae.config.scaling_factor
+    shift = getattr(vae.config, "shift_factor", None)
+    lat = lat / sf + shift if shift else lat / sf
+    if tiling:
+        vae.enable_tiling()
+    else:
+        vae.disable_tiling()
+    image = vae.decode(lat, return_dict=False)[0]
+    del lat
+    # image_processor.postprocess: denormalize on the GPU before .cpu()
+    out = (image * 0.5 + 0.5).clamp(0, 1)
+    del image
+    return out
+
+
+class SDXL(Pipe):
+    id = "sdxl"
+
+    def __init__(self, dtype=torch.float16):
+        super().__init__()
+        self.dtype = dtype
+        cls, c = clip(CLIP_L)
+        self.add("clip_l", "text_encoder", build(cls, c, dtype))
+        cls, c = clip(CLIP_G, proj=True)
+        self.add("clip_g", "text_encoder", build(cls, c, dtype))
+        self.add("unet", "denoiser", build(diffusers.UNet2DConditionModel, UNET_SDXL, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKL, VAE_SDXL, dtype))
+        self.offload_seq = ["clip_l", "clip_g", "unet", "vae"]
+
+    def text_calls(self, cfg):
+        return ["clip_l", "clip_g"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        embs = []
+        pooled = None
+        for pid in ("clip_l", "clip_g"):
+            out = self.parts[pid](ids(1, 77), output_hidden_states=True)
+            pooled = out[0]
+            embs.append(out.hidden_states[-2])
+            del out
+        pe = torch.concat(embs, dim=-1).to(self.dtype)
+        pe = pe.repeat(1, batch, 1).view(batch, 77, -1)
+        pooled = pooled.repeat(1, batch).view(batch, -1)
+        return pe, pooled
+
+    def text(self, batch, cfg):
+        pe, pooled = self._encode(batch)
+        if cfg:
+            ne, npooled = self._encode(batch)
+            pe, pooled = torch.cat([ne, pe]), torch.cat([npooled, pooled])
+        return pe, pooled
+
+    def denoise(self, batch, h, w, frames, cfg):
+        b2 = batch * (2 if cfg else 1)
+        emb = torch.empty((b2, 77, 2048), dtype=self.dtype, device=META)
+        pooled = torch.empty((b2, 1280), dtype=self.dtype, device=META)
+        time_ids = torch.empty((b2, 6), dtype=self.dtype, device=META)
+        lat = torch.empty((batch, 4, h // 8, w // 8), dtype=self.dtype, device=META)
+        inp = torch.cat([lat] * 2) if cfg else lat
+        t = torch.empty((), dtype=torch.int64, device=META)
+        noise = self.parts["unet"](inp, t, encoder_hidden_states=emb,
+                                   added_cond_kwargs={"text_embeds": pooled, "time_ids": time_ids},
+                                   return_dict=False)[0]
+        del inp
+        if cfg:
+            u, c = noise.chunk(2)
+            noise = u + 5.0 * (c - u)
+        return step_ddim(noise, lat)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        # `needs_upcasting`: the fp16 VAE with force_upcast decodes in fp32 (`pipe.vae.to(float32)`,
+        # done by `decode_setup` outside the traced region: the core counts the fp32 copy as weights).
+        vae = self.parts["vae"]
+        lat = torch.empty((batch, 4, h // 8, w // 8), dtype=torch.float32, device=META)
+        return decode_2d(vae, lat, tiling)
+
+    def decode_setup(self):
+        self.parts["vae"].to(torch.float32)
+
+    def upcast_bytes_factor(self):
+        return 2
+
+    def decode_teardown(self):
+        self.parts["vae"].to(self.dtype)
+
+
+class Flux(Pipe):
+    id = "flux1-dev"
+    cfg = False
+
+    def __init__(self, dtype=torch.bfloat16, tokens=512, guidance=True):
+        super().__init__()
+        self.dtype = dtype
+        self.tokens = tokens
+        cls, c = clip(CLIP_L)
+        self.add("clip_l", "text_encoder", build(cls, c, dtype))
+        cls, c = t5(T5_XXL)
+        self.add("t5_xxl", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser",
+                 build(diffusers.FluxTransformer2DModel, dict(FLUX_DEV, guidance_embeds=guidance), dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKL, VAE_FLUX, dtype))
+        self.offload_seq = ["clip_l", "t5_xxl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["clip_l", "t5_xxl"]
+
+    def text(self, batch, cfg):
+        pooled = self.parts["clip_l"](ids(1, 77), output_hidden_states=False).pooler_output
+        pooled = pooled.to(self.dtype).repeat(1, batch).view(batch, -1)
+        pe = self.parts["t5_xxl"](ids(1, self.tokens), output_hidden_states=False)[0].to(self.dtype)
+        pe = pe.repeat(1, batch, 1).view(batch, self.tokens, -1)
+        text_ids = torch.zeros(self.tokens, 3, device=META, dtype=self.dtype)
+        return pe, pooled, text_ids
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lh, lw = h // 8, w // 8
+        pe = torch.empty((batch, self.tokens, 4096), dtype=self.dtype, device=META)
+        pooled = torch.empty((batch, 768), dtype=self.dtype, device=META)
+        text_ids = torch.zeros(self.tokens, 3, device=META, dtype=self.dtype)
+        lat = torch.empty((batch, 16, lh, lw), dtype=self.dtype, device=META)
+        lat = diffusers.FluxPipeline._pack_latents(lat, batch, 16, lh, lw)
+        img_ids = diffusers.FluxPipeline._prepare_latent_image_ids(batch, lh // 2, lw // 2, META, self.dtype)
+        guidance = torch.full([1], 3.5, device=META, dtype=torch.float32).expand(batch) \
+            if self.parts["transformer"].config.guidance_embeds else None
+        t = torch.empty((), device=META).expand(batch).to(lat.dtype)
+        noise = self.parts["transformer"](hidden_states=lat, timestep=t / 1000, guidance=guidance,
+                                          pooled_projections=pooled, encoder_hidden_states=pe,
+                                          txt_ids=text_ids, img_ids=img_ids, return_dict=False)[0]
+        return step_flow(noise, lat)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lh, lw = h // 8, w // 8
+        lat = torch.empty((batch, (lh // 2) * (lw // 2), 64), dtype=self.dtype, device=META)
+        lat = diffusers.FluxPipeline._unpack_latents(lat, h, w, 8)
+        return decode_2d(vae, lat, tiling)
+
+
+def step_flow(noise, lat):
+    # FlowMatchEulerDiscreteScheduler.step: sample.to(float32) + dt * model_output, cast back.
+    s = lat.to(torch.float32)
+    prev = s + (-0.05) * noise
+    return prev.to(noise.dtype)
+
+
+class SD3(Pipe):
+    id = "sd35-medium"
+
+    def __init__(self, cfg_t=SD35_MEDIUM, dtype=torch.float16, tokens=256):
+        super().__init__()
+        self.dtype = dtype
+        self.tokens = tokens
+        cls, c = clip(CLIP_L, proj=True)
+        self.add("clip_l", "text_encoder", build(cls, c, dtype))
+        cls, c = clip(CLIP_G, proj=True)
+        self.add("clip_g", "text_encoder", build(cls, c, dtype))
+        cls, c = t5(T5_XXL)
+        self.add("t5_xxl", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser", build(diffusers.SD3Transformer2DModel, cfg_t, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKL, VAE_SD3, dtype))
+        self.offload_seq = ["clip_l", "clip_g", "t5_xxl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["clip_l", "clip_g", "t5_xxl"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        embs, pools = [], []
+        for pid in ("clip_l", "clip_g"):
+            out = self.parts[pid](ids(1, 77), output_hidden_states=True)
+            pools.append(out[0])
+            embs.append(out.hidden_states[-2].to(self.dtype))
+            del out
+        clip_e = torch.cat(embs, dim=-1)
+        pooled = torch.cat(pools, dim=-1)
+        t5e = self.parts["t5_xxl"](ids(1, self.tokens))[0].to(self.dtype)
+        t5e = t5e.repeat(1, batch, 1).view(batch, self.tokens, -1)
+        clip_e = clip_e.repeat(1, batch, 1).view(batch, 77, -1)
+        clip_e = F.pad(clip_e, (0, t5e.shape[-1] - clip_e.shape[-1]))
+        pe = torch.cat([clip_e, t5e], dim=-2)
+        return pe, pooled.repeat(1, batch).view(batch, -1)
+
+    def text(self, batch, cfg):
+        pe, pooled = self._encode(batch)
+        if cfg:
+            ne, npooled = self._encode(batch)
+            pe, pooled = torch.cat([ne, pe]), torch.cat([npooled, pooled])
+        return pe, pooled
+
+    def denoise(self, batch, h, w, frames, cfg):
+        b2 = batch * (2 if cfg else 1)
+        pe = torch.empty((b2, 77 + self.tokens, 4096), dtype=self.dtype, device=META)
+        pooled = torch.empty((b2, 2048), dtype=self.dtype, device=META)
+        lat = torch.empty((batch, 16, h // 8, w // 8), dtype=self.dtype, device=META)
+        inp = torch.cat([lat] * 2) if cfg else lat
+        t = torch.empty((), device=META).expand(b2)
+        noise = self.parts["transformer"](hidden_states=inp, timestep=t, encoder_hidden_states=pe,
+                                          pooled_projections=pooled, return_dict=False)[0]
+        del inp
+        if cfg:
+            u, c = noise.chunk(2)
+            noise = u + 4.5 * (c - u)
+        return step_flow(noise, lat)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lat = torch.empty((batch, 16, h // 8, w // 8), dtype=self.dtype, device=META)
+        return decode_2d(vae, lat, tiling)
+
+
+class Wan(Pipe):
+    """diffusers WanPipeline (Wan2.1 T2V): CFG as two transformer calls, latents fp32, VAE fp32."""
+
+    id = "wan21-t2v-1.3b"
+    video = True
+    temporal = 4
+
+    def __init__(self, cfg_t=WAN_13B, dtype=torch.bfloat16):
+        super().__init__()
+        self.dtype = dtype
+        cls, c = t5(UMT5_XXL, umt5=True)
+        self.add("umt5_xxl", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser", build(diffusers.WanTransformer3DModel, cfg_t, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLWan, WAN_VAE, torch.float32))
+        self.offload_seq = ["umt5_xxl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["umt5_xxl"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        # The attention mask is left out: its `.item()`-based checks cannot run on meta tensors and
+        # an all-ones (1, 512) mask only adds a (1, 1, 1, 512) bias.
+        pe = self.parts["umt5_xxl"](ids(1, 512)).last_hidden_state.to(self.dtype)
+        # WanPipeline._get_t5_prompt_embeds: trim to each prompt's length, re-pad with zeros, stack
+        pe = torch.stack([torch.cat([u[:512], u.new_zeros(0, u.size(1))]) for u in pe], dim=0)
+        return pe.repeat(1, batch, 1).view(batch, 512, -1)
+
+    def text(self, batch, cfg):
+        pe = self._encode(batch)
+        ne = self._encode(batch) if cfg else None
+        return pe, ne
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lf = (frames - 1) // 4 + 1
+        pe = torch.empty((batch, 512, 4096), dtype=self.dtype, device=META)
+        ne = torch.empty((batch, 512, 4096), dtype=self.dtype, device=META) if cfg else None
+        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
+        inp = lat.to(self.dtype)
+        t = torch.empty((), device=META).expand(batch)
+        tr = self.parts["transformer"]
+        noise = tr(hidden_states=inp, timestep=t, encoder_hidden_states=pe, return_dict=False)[0]
+        if cfg:
+            noise_u = tr(hidden_states=inp, timestep=t, encoder_hidden_states=ne, return_dict=False)[0]
+            noise = noise_u + 5.0 * (noise - noise_u)
+        del inp
+        return step_flow(noise, lat).to(torch.float32)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lf = (frames - 1) // 4 + 1
+        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
+        mean = torch.empty((1, 16, 1, 1, 1), device=META)
+        lat = lat / mean + mean  # latents / latents_std + latents_mean
+        if tiling:
+            vae.enable_tiling()
+        else:
+            vae.disable_tiling()
+        video = vae.decode(lat, return_dict=False)[0]
+        del lat
+        # video_processor.postprocess_video: denormalize on the GPU
+        out = (video * 0.5 + 0.5).clamp(0, 1)
+        del video
+        return out
+
+
+PIPES = {
+    "sd15": lambda: SD15(),
+    "sdxl": lambda: SDXL(),
+    "flux1-dev": lambda: Flux(),
+    "flux1-schnell": lambda: type("FluxS", (Flux,), {"id": "flux1-schnell"})(tokens=256, guidance=False),
+    "sd35-medium": lambda: SD3(),
+    "sd35-large": lambda: type("SD3L", (SD3,), {"id": "sd35-large"})(SD35_LARGE, torch.bfloat16),
+    "wan21-t2v-1.3b": lambda: Wan(),
+    "wan21-t2v-14b": lambda: type("Wan14", (Wan,), {"id": "wan21-t2v-14b"})(WAN_14B),
+}
+
+# --- sweep ---------------------------------------------------------------------------------------
+
+IMAGE_SIZES = [(512, 512), (1024, 1024), (1024, 576), (2048, 2048)]
+VIDEO_POINTS = [(832, 480, 17), (832, 480, 81), (1280, 720, 33)]
+
+
+def traced(fn, *a):
+    gc.collect()
+    tr = Tracker()
+    with torch.no_grad(), tr:
+        out = fn(*a)
+        end = tr.current
+        del out
+    gc.collect()
+    return {"peak": tr.peak, "end": end, "ops": tr.ops}
+
+
+def offload_residency(p: Pipe, cfg: bool, weights: dict) -> dict:
+    """Weights resident per phase and offload mode."""
+    roles = p.roles
+    by_role = lambda r: [k for k in p.parts if roles[k] == r]  # noqa: E731
+    total = sum(w["param_bytes"] + w["buffer_bytes"] for w in weights.values())
+    full = {k: weights[k]["param_bytes"] + weights[k]["buffer_bytes"] for k in weights}
+
+    # accelerate cpu_offload_with_hook chain: calling part k moves it to the GPU and sends the
+    # previous part of `model_cpu_offload_seq` (hook.prev_module_hook) back to the CPU.
+    def model_peak(calls):
+        on = set()
+        peak = 0
+        for c in calls:
+            on.add(c)
+            i = p.offload_seq.index(c)
+            if i > 0:
+                on.discard(p.offload_seq[i - 1])
+            peak = max(peak, sum(full[k] for k in on))
+        return peak, on
+
+    text_peak, on = model_peak(p.text_calls(cfg))
+    # The denoiser's hook sends the last encoder back; the VAE's sends the denoiser back. Pipelines
+    # call `maybe_free_model_hooks` only at the end, so the text encoders left on the GPU by the
+    # chain (those not directly before the denoiser) stay: simulate the chain across phases.
+    on = set(on)
+    dn = by_role("denoiser")[0]
+    on.add(dn)
+    on.discard(p.offload_seq[p.offload_seq.index(dn) - 1])
+    denoise_model = sum(full[k] for k in on)
+    on.add("vae")
+    on.discard(p.offload_seq[p.offload_seq.index("vae") - 1])
+    decode_model = sum(full[k] for k in on)
+    seq = {k: weights[k]["sequential_resident"] for k in weights}
+    # SDXL's `needs_upcasting`: `vae.to(float32)` replaces each fp16 tensor by its fp32 copy, so the
+    # VAE's resident bytes double while it decodes (in every mode).
+    up = p.upcast_bytes_factor()
+    return {
+        "none": {"text": total, "denoise": total, "decode": total + (up - 1) * full["vae"]},
+        "model": {"text": text_peak, "denoise": denoise_model, "decode": decode_model + (up - 1) * full["vae"]},
+        "sequential": {
+            "text": max(seq[k] for k in by_role("text_encoder")),
+            "denoise": seq[dn],
+            "decode": up * seq["vae"],
+        },
+    }
+
+
+def weights_of(p: Pipe) -> dict:
+    return {k: dict(part_weights(m), role=p.roles[k], dtype=str(next(m.parameters()).dtype))
+            for k, m in p.parts.items()}
+
+
+def run(pid: str, quick: bool) -> dict:
+    t0 = time.time()
+    p = PIPES[pid]()
+    weights = weights_of(p)
+    cfgs = [True, False] if p.cfg else [False]
+    rec = {
+        "pipeline": pid,
+        "source": SOURCES[pid],
+        "versions": {"torch": torch.__version__, "diffusers": diffusers.__version__,
+                     "transformers": transformers.__version__},
+        "weights": weights,
+        "residency": {("cfg" if c else "nocfg"): offload_residency(p, c, weights) for c in cfgs},
+        "text": [],
+        "denoise": [],
+        "decode": [],
+    }
+    batches = [1, 2, 4]
+    for cfg in cfgs:
+        for b in batches:
+            r = traced(p.text, b, cfg)
+            rec["text"].append({"batch": b, "cfg": cfg, **r})
+    points = [(w, h, f) for (w, h, f) in VIDEO_POINTS] if p.video else [(w, h, 1) for (w, h) in IMAGE_SIZES]
+    if quick:
+        points = points[:2]
+    for (w, h, f) in points:
+        for b in batches:
+            if p.video and b > 2:
+                continue
+            for cfg in cfgs:
+                r = traced(p.denoise, b, h, w, f, cfg)
+                rec["denoise"].append({"width": w, "height": h, "frames": f, "batch": b, "cfg": cfg, **r})
+                print(f"  {pid} denoise {w}x{h}x{f} b{b} cfg={cfg}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+            # Tiling is traced at batch 1 (its tile loop does not depend on the batch; the untiled
+            # points carry the batch scaling).
+            for tiling in (False, True) if b == 1 else (False,):
+                p.decode_setup()
+                r = traced(p.vae_decode, b, h, w, f, tiling)
+                p.decode_teardown()
+                rec["decode"].append({"width": w, "height": h, "frames": f, "batch": b, "tiling": tiling, **r})
+                print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    rec["seconds"] = round(time.time() - t0, 1)
+    return rec
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "tests" / "traces" / "diffusion"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--weights-only", action="store_true",
+                    help="rewrite only the weights and residency of existing traces")
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for pid in a.only or list(PIPES):
+        print(f"tracing {pid}", file=sys.stderr)
+        if a.weights_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            w = weights_of(p)
+            rec["weights"] = w
+            rec["residency"] = {("cfg" if c else "nocfg"): offload_residency(p, c, w)
+                                for c in ([True, False] if p.cfg else [False])}
+            path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        rec = run(pid, a.quick)
+        for k in ("text", "denoise", "decode"):
+            for r in rec[k]:
+                r.pop("ops", None)
+        (out / f"{pid}.json").write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+        print(f"  wrote {pid}.json in {rec['seconds']} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
