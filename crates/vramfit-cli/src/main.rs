@@ -7,7 +7,8 @@
 //!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
 //! ```
 //! `vramfit script pytorch|vllm|llama-server FILE|-` prints the measurement script or command line
-//! for the scenario.
+//! for the scenario. `vramfit inspect FILE [FILE …]` reads safetensors / GGUF headers (shards or
+//! splits of one model together) and prints their exact weights as JSON.
 //! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
 //! (bad command line / unreadable file).
 
@@ -15,10 +16,25 @@ use std::io::Read;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
-       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario";
+       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario
+       vramfit inspect FILE [FILE ...]                  safetensors / GGUF headers in, exact weights JSON out";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [cmd, paths @ ..] = args.as_slice() {
+        if cmd == "inspect" && !paths.is_empty() {
+            return match vramfit_cli::inspect::inspect_paths(paths) {
+                Ok((json, _)) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err((code, json)) => {
+                    eprintln!("{json}");
+                    ExitCode::from(code)
+                }
+            };
+        }
+    }
     let (kind, path) = match args.as_slice() {
         [cmd, path] if cmd == "estimate" => (None, path),
         [cmd, kind, path]
