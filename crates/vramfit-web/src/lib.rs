@@ -17,6 +17,7 @@ pub mod custom_form;
 pub mod custom_inputs;
 pub mod engine_form;
 pub mod engine_inputs;
+pub mod file_drop;
 pub mod form;
 pub mod format;
 pub mod gen_form;
