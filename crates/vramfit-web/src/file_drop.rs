@@ -5,9 +5,9 @@
 //! dtype, the architecture, and how far the core's own estimate is.
 //!
 //! Reading: each file is sliced with `Blob.slice` (W3C File API;
-//! `web_sys::Blob::slice_with_f64_and_f64`) and the slice read with `Blob.arrayBuffer()`: first [`FIRST_CHUNK`] bytes, then, whenever the
-//! parser answers `need_more`, up to what it asks for (at least twice what was read). A
-//! multi-gigabyte file is never read whole. The bytes stay in the page: nothing is uploaded or
+//! `web_sys::Blob::slice_with_f64_and_f64`) and the slice read with `Blob.arrayBuffer()`: first
+//! [`FIRST_CHUNK`] bytes, then, whenever the parser answers `need_more`, up to what it asks for
+//! (at least twice what was read). A multi-gigabyte file is never read whole. The bytes stay in the page: nothing is uploaded or
 //! sent anywhere.
 //!
 //! Texts come from [`FileDropText`] (English by default) so the page can pass translated
