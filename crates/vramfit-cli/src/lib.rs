@@ -1,6 +1,8 @@
 //! The CLI's scenario path as a library, so the calibration tests run exactly what `vramfit
 //! estimate` runs: JSON text in, JSON text out.
 
+pub mod inspect;
+
 use serde_json::{json, Value};
 use vramfit_core::catalog;
 use vramfit_core::diffusion::pipelines::{Role, PIPELINES};

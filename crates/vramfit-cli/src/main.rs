@@ -8,6 +8,8 @@
 //! ```
 //! `vramfit script pytorch|vllm|llama-server FILE|-` prints the measurement script or command line
 //! for the scenario. `vramfit catalog models|gpus|pipelines` prints a catalog as a JSON array.
+//! `vramfit inspect FILE [FILE …]` reads safetensors / GGUF headers (shards or splits of one model
+//! together) and prints their exact weights as JSON.
 //! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
 //! (bad command line / unreadable file).
 
@@ -16,10 +18,25 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
        vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario
-       vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)";
+       vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)
+       vramfit inspect FILE [FILE ...]                   safetensors / GGUF headers in, exact weights JSON out";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [cmd, paths @ ..] = args.as_slice() {
+        if cmd == "inspect" && !paths.is_empty() {
+            return match vramfit_cli::inspect::inspect_paths(paths) {
+                Ok((json, _)) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err((code, json)) => {
+                    eprintln!("{json}");
+                    ExitCode::from(code)
+                }
+            };
+        }
+    }
     if let [cmd, which] = args.as_slice() {
         if cmd == "catalog" {
             return match vramfit_cli::catalog(which) {

@@ -36,6 +36,7 @@ pub mod engine;
 pub mod estimate;
 pub mod format;
 pub mod gguf;
+pub mod header;
 pub mod import;
 pub mod inverse;
 pub mod limits;

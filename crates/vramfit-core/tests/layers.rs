@@ -38,6 +38,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("estimate", 10),
     ("measure", 11),
     ("query", 11),
+    ("header", 11),
 ];
 
 /// Items re-exported at the crate root, by the module that defines them.

@@ -20,6 +20,7 @@ pub mod custom_inputs;
 pub mod engine_form;
 pub mod engine_inputs;
 pub mod field;
+pub mod file_drop;
 pub mod form;
 pub mod gen_form;
 pub mod gen_inputs;
