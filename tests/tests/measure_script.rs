@@ -1,7 +1,7 @@
 //! The generated PyTorch measurement script is valid Python for every golden scenario and format
 //! family (`python3 -m py_compile`).
 
-use vramfit_core::measure::pytorch_script;
+use vramfit_core::measure::{diffusers_script, llama_server_command, pytorch_script, vllm_command};
 use vramfit_core::Scenario;
 use vramfit_tests::repo_root;
 
@@ -48,4 +48,78 @@ fn generated_pytorch_scripts_compile() {
     }
     assert!(n >= 30, "only {n} scripts checked");
     let _ = std::fs::remove_dir_all(&out);
+}
+
+fn compiles(name: &str, code: &str) {
+    let out = std::env::temp_dir().join(format!("vramfit-{}-{name}.py", std::process::id()));
+    std::fs::write(&out, code).expect("write");
+    let status = std::process::Command::new("python3")
+        .args(["-m", "py_compile"])
+        .arg(&out)
+        .status()
+        .expect("python3 runs");
+    let _ = std::fs::remove_file(&out);
+    assert!(status.success(), "{name} does not compile:\n{code}");
+}
+
+fn scenario(json: &str) -> Scenario {
+    serde_json::from_str(json).expect("scenario")
+}
+
+#[test]
+fn generated_diffusers_scripts_compile() {
+    for (name, json) in [
+        (
+            "flux",
+            r#"{"workload":{"generate_image":{"pipeline":"flux1-dev","width":1024,"height":768,"batch":2,"offload":"model","vae_tiling":true,"drop_text_encoders":["t5_xxl"]}},"weights":"bf16"}"#,
+        ),
+        (
+            "wan",
+            r#"{"workload":{"generate_video":{"pipeline":"wan21-t2v-1.3b","width":832,"height":480,"frames":81,"offload":"sequential","guidance":false}},"weights":"bf16"}"#,
+        ),
+    ] {
+        let code = diffusers_script(&scenario(json)).expect("a generation script");
+        compiles(name, &code);
+    }
+    assert!(diffusers_script(&Scenario::example()).is_none());
+}
+
+#[test]
+fn multi_gpu_pytorch_script_uses_every_gpu() {
+    let s = scenario(
+        r#"{"model":{"catalog":"llama-3.1-70b-instruct"},"weights":"awq-int4-g128","workload":{"inference":{"context_tokens":32768,"sequences":8}},"hardware":{"gpu":"h100-sxm-80gb","count":2}}"#,
+    );
+    let code = pytorch_script(&s);
+    assert!(
+        code.contains("device_map='auto'") && code.contains("range(2)"),
+        "{code}"
+    );
+    compiles("tp2", &code);
+}
+
+#[test]
+fn commands_follow_the_scenario() {
+    // Issue 11's case: 70B AWQ, 8 sequences, 2 GPUs.
+    let s = scenario(
+        r#"{"model":{"catalog":"llama-3.1-70b-instruct"},"weights":"awq-int4-g128","kv_cache":"fp8","workload":{"inference":{"context_tokens":32768,"sequences":8}},"hardware":{"gpu":"h100-sxm-80gb","count":2},"engine":{"vllm":{}}}"#,
+    );
+    let v = vllm_command(&s);
+    for flag in [
+        "--max-model-len 32768",
+        "--max-num-seqs 8",
+        "--tensor-parallel-size 2",
+        "--quantization awq",
+        "--kv-cache-dtype fp8",
+    ] {
+        assert!(v.contains(flag), "{flag} missing:\n{v}");
+    }
+    let mut s = s.clone();
+    s.weights = vramfit_core::format::WeightFormat::from_id("gguf-q6_k").expect("format");
+    let l = llama_server_command(&s);
+    assert!(
+        l.contains("Q6_K.gguf") && l.contains("-np 8") && l.contains("--tensor-split 1,1"),
+        "{l}"
+    );
+    s.weights = vramfit_core::format::WeightFormat::Bf16;
+    assert!(llama_server_command(&s).contains("BF16.gguf"));
 }

@@ -15,7 +15,8 @@ pub fn run(text: &str) -> Result<String, String> {
         .map_err(|v| v.to_string())
 }
 
-/// The measurement script (`pytorch`) or command line (`vllm`, `llama-server`) for a scenario.
+/// The measurement script (`pytorch`, `diffusers`) or command line (`vllm`, `llama-server`) for a
+/// scenario.
 pub fn script(kind: &str, text: &str) -> Result<String, String> {
     let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
         json!({"error": {"kind": "invalid_scenario_json", "line": e.line(), "column": e.column(),
@@ -28,6 +29,8 @@ pub fn script(kind: &str, text: &str) -> Result<String, String> {
     Ok(match kind {
         "vllm" => vramfit_core::measure::vllm_command(&scenario),
         "llama-server" => vramfit_core::measure::llama_server_command(&scenario),
+        "diffusers" => vramfit_core::measure::diffusers_script(&scenario)
+            .ok_or_else(|| json!({"error": {"kind": "not_a_generation_workload"}}).to_string())?,
         _ => vramfit_core::measure::pytorch_script(&scenario),
     })
 }

@@ -6,7 +6,7 @@
 //!        "workload":{"inference":{"context_tokens":32768,"sequences":8}},
 //!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
 //! ```
-//! `vramfit script pytorch|vllm|llama-server FILE|-` prints the measurement script or command line
+//! `vramfit script pytorch|diffusers|vllm|llama-server FILE|-` prints the measurement script or command line
 //! for the scenario. `vramfit catalog models|gpus|pipelines` prints a catalog as a JSON array.
 //! `vramfit inspect FILE [FILE …]` reads safetensors / GGUF headers (shards or splits of one model
 //! together) and prints their exact weights as JSON.
@@ -17,7 +17,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
-       vramfit script pytorch|vllm|llama-server FILE|-   the measurement script / command for the scenario
+       vramfit script pytorch|diffusers|vllm|llama-server FILE|-  the measurement script / command
        vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)
        vramfit inspect FILE [FILE ...]                   safetensors / GGUF headers in, exact weights JSON out";
 
@@ -54,7 +54,8 @@ fn main() -> ExitCode {
     let (kind, path) = match args.as_slice() {
         [cmd, path] if cmd == "estimate" => (None, path),
         [cmd, kind, path]
-            if cmd == "script" && ["pytorch", "vllm", "llama-server"].contains(&kind.as_str()) =>
+            if cmd == "script"
+                && ["pytorch", "diffusers", "vllm", "llama-server"].contains(&kind.as_str()) =>
         {
             (Some(kind.as_str()), path)
         }

@@ -15,7 +15,7 @@ use crate::import::hf_config::{self, ConfigError};
 use crate::inverse::{context_curve, limits, CurvePoint, Limits};
 use crate::limits::{Field, RangeError, DEFAULT_PREFILL_CHUNK_TOKENS};
 use crate::model::ModelArch;
-use crate::plan::{multi_gpu_split, Plan, Split, Verdict};
+use crate::plan::{multi_gpu_split, Plan, Split, Verdict, VerdictReason};
 use crate::precision::Precision;
 use crate::recommend::{recommend, Recommendation};
 use crate::rules::{rules_of_thumb, RulesOfThumb};
@@ -82,8 +82,12 @@ pub struct Estimate {
     pub plan: Option<Plan>,
     /// Bytes on the fullest GPU.
     pub per_gpu_bytes: u64,
-    /// Whether the plan fits with headroom.
+    /// Whether the plan fits with headroom (`verdict == fits`).
     pub fits: bool,
+    /// The verdict on the plan shown (does not fit when nothing fits).
+    pub verdict: Verdict,
+    /// Why: the plan's reason, or `nothing_fits`.
+    pub reason: VerdictReason,
     /// KV cache bytes per token for the whole model (all GPUs).
     pub kv_bytes_per_token: u64,
     /// KV cache on one GPU as the engine sizes it (engine chosen), bytes.
@@ -116,6 +120,8 @@ pub struct Estimate {
     pub warnings: Vec<Warning>,
     /// Recommendation from the GPU catalog.
     pub recommendation: Recommendation,
+    /// When tight or not fitting: the cheap changes that help, best first (found by `crate::fixes`).
+    pub fixes: Vec<crate::change::Fix>,
     /// The seeds' rules of thumb.
     pub rules_of_thumb: RulesOfThumb,
 }
@@ -290,8 +296,9 @@ pub enum CurveAxis {
 /// Points of the memory-vs-context curve.
 pub const CURVE_POINTS: usize = 48;
 
-/// Estimates a scenario.
-pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+/// Estimates a scenario, without the search for fixes (`fixes` stays empty; the crate root's
+/// `estimate` adds them).
+pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
     let prepared = prepare(scenario)?;
     let base = prepared.inputs(scenario);
     let recommendation = recommend(&base, scenario.headroom_percent);
@@ -370,6 +377,10 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         components,
         per_gpu_bytes: plan.as_ref().map_or(0, |p| p.per_gpu_bytes),
         fits: plan.as_ref().is_some_and(|p| p.verdict == Verdict::Fits),
+        verdict: plan.as_ref().map_or(Verdict::DoesNotFit, |p| p.verdict),
+        reason: plan
+            .as_ref()
+            .map_or(VerdictReason::NothingFits, |p| p.reason),
         kv_bytes_per_token: kv_cache::bytes_per_token(&base),
         kv_cache_bytes: kv.map(|k| k.kv_cache_bytes),
         kv_cache_tokens: kv.map(|k| k.kv_cache_tokens),
@@ -387,6 +398,7 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         plan,
         warnings,
         recommendation,
+        fixes: Vec::new(),
         rules_of_thumb: rules_of_thumb(params, scenario.weights),
     })
 }
@@ -399,24 +411,24 @@ fn collect_warnings(
     components: &[Component],
     weights: WeightFormat,
 ) {
-    let preallocated = plan
-        .and_then(|p| p.kv)
-        .and_then(|k| k.budget_bytes)
-        .is_some();
-    match plan.map(|p| (p, p.verdict)) {
-        Some((p, Verdict::Tight)) if preallocated => {
-            warnings.push(Warning::ConcurrencyBelowSequences {
-                max_concurrency_centi: p
-                    .kv
-                    .map_or(0, |k| (k.max_concurrency * 100.0).round() as u64),
-                sequences: p.sequences_per_replica,
-            })
+    // Exactly one warning states the verdict's reason, so the warnings never contradict it.
+    let verdict_warning = match plan.map_or(VerdictReason::NothingFits, |p| p.reason) {
+        VerdictReason::FitsWithHeadroom => None,
+        VerdictReason::IntoHeadroom => Some(Warning::WithinHeadroom),
+        VerdictReason::ConcurrencyBelowSequences {
+            max_concurrency_centi,
+            sequences,
+        } => Some(Warning::ConcurrencyBelowSequences {
+            max_concurrency_centi,
+            sequences,
+        }),
+        VerdictReason::EngineWillNotStart { failure } => {
+            Some(Warning::EngineWillNotStart { failure })
         }
-        Some((_, Verdict::Tight)) => warnings.push(Warning::WithinHeadroom),
-        Some((_, Verdict::DoesNotFit)) => warnings.push(Warning::DoesNotFit),
-        Some((_, Verdict::Fits)) => {}
-        None => warnings.push(Warning::NoPlanFits),
-    }
+        VerdictReason::WeightsAlone | VerdictReason::OverCapacity => Some(Warning::DoesNotFit),
+        VerdictReason::NothingFits => Some(Warning::NoPlanFits),
+    };
+    warnings.extend(verdict_warning);
     if plan.is_some_and(|p| p.count > 1 && p.split == Split::TensorParallel && p.card.pcie_only) {
         warnings.push(Warning::PcieOnly);
     }
@@ -436,9 +448,6 @@ fn collect_warnings(
     }
     if weights.is_quantized() {
         warnings.push(Warning::QuantizedWeights);
-    }
-    if let Some(failure) = plan.and_then(|p| p.start_failure) {
-        warnings.push(Warning::EngineWillNotStart { failure });
     }
     if let Some(p) = plan {
         let outside: u64 = p

@@ -7,7 +7,7 @@
 use crate::budget::{kv_cache, Card};
 use crate::dispatch::Job;
 use crate::engine::Engine;
-use crate::plan::{Plan, Split, Verdict};
+use crate::plan::{Plan, Split, VerdictReason};
 use serde::Serialize;
 
 /// Answers for one plan.
@@ -65,8 +65,24 @@ impl Setup<'_> {
             engine_owned = with_context(e, context);
             inp.engine = Some(&engine_owned);
         }
-        Plan::evaluate(&inp, self.card, self.count, self.split, self.headroom).verdict
-            == Verdict::Fits
+        serves(&Plan::evaluate(
+            &inp,
+            self.card,
+            self.count,
+            self.split,
+            self.headroom,
+        ))
+    }
+}
+
+/// Whether a plan serves the work: it fits, or — for an engine that claims a fraction of the card
+/// — it only eats into the headroom, which its claimed fraction sets whatever the context (the
+/// fixes offer the fraction that leaves the headroom).
+fn serves(p: &Plan) -> bool {
+    match p.reason {
+        VerdictReason::FitsWithHeadroom => true,
+        VerdictReason::IntoHeadroom => p.kv.is_some_and(|k| k.budget_bytes.is_some()),
+        _ => false,
     }
 }
 

@@ -20,7 +20,8 @@
 //! - [`diffusion`] — image and video generation pipelines; [`custom`] — a workload item by item;
 //! - [`import`] — Hugging Face `config.json` reader;
 //! - [`budget`] — one module per memory component, each citing its formula's source;
-//! - [`plan`] — cards × split → per-GPU budget and verdict; [`recommend`] — the card search;
+//! - [`plan`] — cards × split → per-GPU budget and verdict with its reason; [`fixes`] — what would
+//!   make it fit; [`recommend`] — the card search;
 //!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
 //! - [`measure`] — measurement scripts and commands for the scenario, and a reader for their output;
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
@@ -29,11 +30,13 @@
 pub mod budget;
 pub mod bytes;
 pub mod catalog;
+pub mod change;
 pub mod custom;
 pub mod diffusion;
 pub mod dispatch;
 pub mod engine;
 pub mod estimate;
+pub mod fixes;
 pub mod format;
 pub mod gguf;
 pub mod header;
@@ -51,5 +54,13 @@ pub mod scenario;
 pub mod training;
 pub mod warning;
 
-pub use estimate::{estimate, Estimate, ScenarioError};
+pub use estimate::{Estimate, ScenarioError};
+
+/// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
+/// that help, each evaluated by the core.
+pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+    let mut e = estimate::estimate_without_fixes(scenario)?;
+    e.fixes = fixes::search(scenario, &e);
+    Ok(e)
+}
 pub use scenario::Scenario;

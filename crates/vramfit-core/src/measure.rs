@@ -15,7 +15,7 @@
 use crate::catalog::{self, CatalogModel};
 use crate::engine::Engine;
 use crate::format::WeightFormat;
-use crate::scenario::{ModelSource, Scenario};
+use crate::scenario::{ModelSource, Scenario, Workload};
 use serde::Serialize;
 
 /// Figures read from pasted output, in GiB unless noted. Absent: not found.
@@ -282,54 +282,94 @@ NEW_TOKENS = {new_tokens}
 GIB = 2 ** 30
 torch.cuda.init()
 free0, total = torch.cuda.mem_get_info()
-model = AutoModelForCausalLM.from_pretrained(MODEL, {quant}torch_dtype={dtype}, device_map='cuda:0')
+DEVICES = list(range({gpus}))  # the plan's GPUs; layers are split over them (device_map)
+model = AutoModelForCausalLM.from_pretrained(MODEL, {quant}torch_dtype={dtype}, device_map={device_map})
 model.eval()
-weights = torch.cuda.memory_allocated() / GIB
+weights = max(torch.cuda.memory_allocated(d) for d in DEVICES) / GIB
 vocab = model.config.get_text_config().vocab_size
 ids = torch.randint(100, vocab - 100, (BATCH, PROMPT_TOKENS), device='cuda:0')
-torch.cuda.reset_peak_memory_stats()
+for d in DEVICES:
+    torch.cuda.reset_peak_memory_stats(d)
 with torch.inference_mode():
     model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=NEW_TOKENS,
                    min_new_tokens=NEW_TOKENS, do_sample=False)
 torch.cuda.synchronize()
-free1, _ = torch.cuda.mem_get_info()
+# The fullest GPU, as the estimate's per-GPU figures.
+allocated = max(torch.cuda.max_memory_allocated(d) for d in DEVICES) / GIB
+reserved = max(torch.cuda.max_memory_reserved(d) for d in DEVICES) / GIB
+used = max(total - torch.cuda.mem_get_info(d)[0] for d in DEVICES) / GIB
 print(f'weights_gib: {{weights:.3f}}')
-print(f'max_memory_allocated_gib: {{torch.cuda.max_memory_allocated() / GIB:.3f}}')
-print(f'max_memory_reserved_gib: {{torch.cuda.max_memory_reserved() / GIB:.3f}}')
-print(f'device_used_gib: {{(total - free1) / GIB:.3f}}  # includes the CUDA context; compare with nvidia-smi')
+print(f'max_memory_allocated_gib: {{allocated:.3f}}')
+print(f'max_memory_reserved_gib: {{reserved:.3f}}')
+print(f'device_used_gib: {{used:.3f}}  # includes the CUDA context; compare with nvidia-smi')
 print(f'total_gib: {{total / GIB:.2f}}')
 "#,
         repo = py(&repo),
+        gpus = gpus(s),
+        device_map = if gpus(s) > 1 { "'auto'" } else { "'cuda:0'" },
     )
 }
 
-/// The `vllm serve` command line for the scenario.
+/// GPUs of the scenario's plan (its `hardware.count`, or the engine's tensor-parallel size).
+fn gpus(s: &Scenario) -> u32 {
+    s.engine
+        .as_ref()
+        .and_then(Engine::tensor_parallel)
+        .unwrap_or(s.hardware.count)
+        .max(1)
+}
+
+/// The `vllm serve` command line for the scenario: its checkpoint and quantisation, context,
+/// sequences, tensor parallelism, KV cache type and the engine's own flags.
 pub fn vllm_command(s: &Scenario) -> String {
     let (repo, _) = repo(s);
-    let (context, _) = shape(s);
+    let (context, sequences) = shape(s);
     let v = match &s.engine {
         Some(Engine::Vllm(v)) => v.clone(),
         _ => crate::engine::vllm::Vllm::default(),
     };
+    let (note, quantization) = match s.weights {
+        WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. } | WeightFormat::BnbInt8 => {
+            ("", Some("bitsandbytes"))
+        }
+        WeightFormat::Fp8 | WeightFormat::Fp8Block => ("", Some("fp8")),
+        WeightFormat::Awq { .. } => (
+            "# MODEL must be an AWQ checkpoint of the model (its config.json names the quantisation).\n",
+            Some("awq"),
+        ),
+        WeightFormat::Gptq { .. } => (
+            "# MODEL must be a GPTQ checkpoint of the model (its config.json names the quantisation).\n",
+            Some("gptq"),
+        ),
+        WeightFormat::Mxfp4 => ("# MODEL must be an MXFP4 checkpoint (e.g. gpt-oss).\n", None),
+        WeightFormat::Gguf(_) => (
+            "# GGUF is served by llama.cpp (see llama-server); vLLM loads the original weights here.\n",
+            None,
+        ),
+        _ => ("", None),
+    };
     let mut cmd = format!(
-        "vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
+        "{note}vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
         v.max_model_len.unwrap_or(context),
-        v.max_num_seqs.unwrap_or(crate::engine::vllm::DEFAULT_MAX_NUM_SEQS),
+        v.max_num_seqs.unwrap_or(sequences.max(1)),
         v.gpu_memory_utilization,
-        v.tensor_parallel_size.unwrap_or(s.hardware.count.max(1)),
+        v.tensor_parallel_size.unwrap_or(gpus(s)),
     );
+    if let Some(q) = quantization {
+        cmd.push_str(&format!(" \\\n  --quantization {q}"));
+    }
+    match s.weights {
+        WeightFormat::Fp16 => cmd.push_str(" \\\n  --dtype float16"),
+        WeightFormat::Fp32 => cmd.push_str(" \\\n  --dtype float32"),
+        _ => {}
+    }
     if let Some(t) = v.max_num_batched_tokens {
         cmd.push_str(&format!(" \\\n  --max-num-batched-tokens {t}"));
     }
-    if matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8")) {
+    let fp8_kv = matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8"))
+        || s.kv_cache == Some(crate::precision::Precision::Fp8);
+    if fp8_kv {
         cmd.push_str(" \\\n  --kv-cache-dtype fp8");
-    }
-    match s.weights {
-        WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. } | WeightFormat::BnbInt8 => {
-            cmd.push_str(" \\\n  --quantization bitsandbytes")
-        }
-        WeightFormat::Fp8 => cmd.push_str(" \\\n  --quantization fp8"),
-        _ => {}
     }
     if v.enforce_eager {
         cmd.push_str(" \\\n  --enforce-eager");
@@ -340,7 +380,20 @@ pub fn vllm_command(s: &Scenario) -> String {
     cmd
 }
 
-/// The `llama-server` command line for the scenario.
+/// The GGUF file type that matches the scenario's weights (the preset itself for GGUF formats;
+/// otherwise the llama.cpp type of the same bits: BF16, F16, Q8_0, Q4_K_M).
+fn gguf_type(w: WeightFormat) -> String {
+    match w {
+        WeightFormat::Gguf(p) => p.id().to_uppercase(),
+        WeightFormat::Bf16 => "BF16".into(),
+        WeightFormat::Fp16 | WeightFormat::Fp32 => "F16".into(),
+        _ if w.nominal_bits() >= 8 => "Q8_0".into(),
+        _ => "Q4_K_M".into(),
+    }
+}
+
+/// The `llama-server` command line for the scenario: the GGUF type chosen, `-ngl`, `-c`, `-np`,
+/// the batch sizes, flash attention and the KV cache types, split over the plan's GPUs.
 pub fn llama_server_command(s: &Scenario) -> String {
     let (repo, _) = repo(s);
     let (context, sequences) = shape(s);
@@ -349,17 +402,22 @@ pub fn llama_server_command(s: &Scenario) -> String {
         _ => crate::engine::llama_cpp::LlamaCpp::default(),
     };
     let name = repo.rsplit('/').next().unwrap_or("model");
-    let quant = match s.weights {
-        WeightFormat::Gguf(p) => p.id().to_uppercase(),
-        _ => "Q4_K_M".into(),
-    };
+    let quant = gguf_type(s.weights);
     let n_parallel = l.n_parallel.unwrap_or(sequences.max(1));
     let n_ctx = l
         .n_ctx
         .map_or(u64::from(context) * u64::from(n_parallel), u64::from);
     let ngl = l.n_gpu_layers.map_or("999".to_string(), |n| n.to_string());
+    let split = if gpus(s) > 1 {
+        format!(
+            " \\\n  --split-mode layer --tensor-split {}",
+            vec!["1"; gpus(s) as usize].join(",")
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}",
+        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{split}",
         l.n_batch,
         l.n_ubatch,
         if l.flash_attn { "on" } else { "off" },
@@ -367,6 +425,75 @@ pub fn llama_server_command(s: &Scenario) -> String {
         l.cache_type_v,
         if l.kv_unified { " --kv-unified" } else { "" },
     )
+}
+
+/// A diffusers script that runs the scenario's generation (pipeline, dtype, offload, VAE tiling
+/// and slicing, size, frames, batch, guidance) and prints the peaks per GPU; `None` for
+/// workloads that are not image or video generation.
+pub fn diffusers_script(s: &Scenario) -> Option<String> {
+    let (Workload::GenerateImage(g) | Workload::GenerateVideo(g)) = &s.workload else {
+        return None;
+    };
+    let video = matches!(s.workload, Workload::GenerateVideo(_));
+    let repo = catalog::pipeline_repo_ids(&g.pipeline)
+        .first()
+        .copied()
+        .unwrap_or("path/to/pipeline");
+    let offload = match g.offload {
+        crate::diffusion::Offload::None => "pipe.to('cuda')",
+        crate::diffusion::Offload::Model => "pipe.enable_model_cpu_offload()",
+        crate::diffusion::Offload::Sequential => "pipe.enable_sequential_cpu_offload()",
+    };
+    let mut setup = String::new();
+    if g.vae_tiling {
+        setup.push_str("pipe.vae.enable_tiling()\n");
+    }
+    if g.vae_slicing {
+        setup.push_str("pipe.vae.enable_slicing()\n");
+    }
+    for part in &g.drop_text_encoders {
+        setup.push_str(&format!(
+            "# '{}' left off the GPU: pass precomputed prompt embeddings, or load the pipeline with that encoder set to None.\n",
+            py(part)
+        ));
+    }
+    let frames = if video {
+        format!(", num_frames={}", g.frames)
+    } else {
+        String::new()
+    };
+    let guidance = if g.guidance {
+        ""
+    } else {
+        ", guidance_scale=1.0"
+    };
+    let result = if video { "frames" } else { "images" };
+    Some(format!(
+        r#"#!/usr/bin/env python3
+# vramfit measurement script: one generation at the scenario's size and batch, peaks read back.
+# Needs: torch, diffusers, transformers, accelerate. Run on the target GPU.
+import torch
+from diffusers import DiffusionPipeline
+
+GIB = 2 ** 30
+pipe = DiffusionPipeline.from_pretrained('{repo}', torch_dtype=torch.bfloat16)
+{offload}
+{setup}torch.cuda.reset_peak_memory_stats()
+out = pipe(prompt=['a photo of a red fox in the snow'] * {batch}, width={w}, height={h}{frames}{guidance},
+           num_inference_steps=4, output_type='pil')
+torch.cuda.synchronize()
+free, total = torch.cuda.mem_get_info()
+print(f'{result}: {{len(getattr(out, "{result}", []))}}')
+print(f'max_memory_allocated_gib: {{torch.cuda.max_memory_allocated() / GIB:.3f}}')
+print(f'max_memory_reserved_gib: {{torch.cuda.max_memory_reserved() / GIB:.3f}}')
+print(f'device_used_gib: {{(total - free) / GIB:.3f}}  # includes the CUDA context; compare with nvidia-smi')
+print(f'total_gib: {{total / GIB:.2f}}')
+"#,
+        repo = py(repo),
+        batch = g.batch.max(1),
+        w = g.width,
+        h = g.height,
+    ))
 }
 
 #[cfg(test)]

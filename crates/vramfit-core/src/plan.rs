@@ -1,13 +1,18 @@
 //! A deployment plan — which card, how many, how they split the work — and its per-GPU budget and
 //! verdict against the card's reported memory with the user's headroom.
 //!
-//! Verdict: `per_gpu ≤ capacity × (1 − headroom)` fits; `≤ capacity` is tight (the seeds' warning:
-//! an estimate of 78 GB on an 80 GB card will not work in practice); above, it does not fit.
-//! Engines that claim their memory up front (vLLM, SGLang) are judged by what they report instead:
-//! they do not fit when they would refuse to start, are tight when their KV cache holds fewer
-//! requests of the full context than the sequences asked for, and fit otherwise.
+//! One verdict, decided here with its reason ([`VerdictReason`]); the UI renders exactly that.
+//! - **Does not fit**: the engine would refuse to start (the reason names why), the weights alone
+//!   exceed the card, or the per-GPU budget exceeds the card.
+//! - **Tight**: the budget fits the card but eats into the headroom — `per_gpu > capacity ×
+//!   (1 − headroom)` (the seeds' warning: 78 GB estimated on an 80 GB card will not work in
+//!   practice). Headroom means the same for every engine: for engines that claim their memory up
+//!   front (vLLM, SGLang) `per_gpu` is what they claim plus what sits outside their budget, so the
+//!   memory they leave unclaimed is held to the same headroom. Pre-allocating engines are also
+//!   tight when their KV cache holds fewer requests of the full context than the sequences asked.
+//! - **Fits** otherwise.
 
-use crate::budget::{BudgetInputs, Component, KvReport, StartFailure};
+use crate::budget::{BudgetInputs, Component, ComponentId, KvReport, StartFailure};
 use crate::dispatch::Job;
 use crate::engine::Engine;
 use crate::model::ModelArch;
@@ -45,6 +50,137 @@ pub enum Verdict {
     Tight,
     /// Larger than the card, or the engine would not start.
     DoesNotFit,
+}
+
+/// Why a plan got its verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum VerdictReason {
+    /// Fits with the headroom kept free.
+    FitsWithHeadroom,
+    /// The budget fits the card but eats into the headroom.
+    IntoHeadroom,
+    /// The engine's KV cache holds fewer full-context requests than the sequences asked for: the
+    /// rest wait in the queue.
+    ConcurrencyBelowSequences {
+        /// Requests of the full context the cache holds at once, × 100.
+        max_concurrency_centi: u64,
+        /// Sequences asked for (per replica).
+        sequences: u32,
+    },
+    /// The engine would refuse to start.
+    EngineWillNotStart {
+        /// Why.
+        failure: StartFailure,
+    },
+    /// The weights alone are larger than the card.
+    WeightsAlone,
+    /// The per-GPU budget is larger than the card.
+    OverCapacity,
+    /// No card was named and no plan of the catalog (up to 8 cards of one kind) holds it.
+    NothingFits,
+}
+
+impl VerdictReason {
+    /// The verdict this reason gives.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            VerdictReason::FitsWithHeadroom => Verdict::Fits,
+            VerdictReason::IntoHeadroom | VerdictReason::ConcurrencyBelowSequences { .. } => {
+                Verdict::Tight
+            }
+            VerdictReason::EngineWillNotStart { .. }
+            | VerdictReason::WeightsAlone
+            | VerdictReason::OverCapacity
+            | VerdictReason::NothingFits => Verdict::DoesNotFit,
+        }
+    }
+}
+
+/// Card memory minus the headroom, bytes (exact: `capacity × (100 − headroom) / 100`).
+pub fn usable_bytes(capacity: u64, headroom_percent: u32) -> u64 {
+    let keep = u128::from(100 - headroom_percent.min(100));
+    u64::try_from(u128::from(capacity) * keep / 100).unwrap_or(u64::MAX)
+}
+
+/// The reason for a per-GPU budget on a card: the one place a verdict is decided.
+pub fn judge(
+    components: &[Component],
+    failure: Option<StartFailure>,
+    kv: Option<KvReport>,
+    sequences: u64,
+    capacity: u64,
+    usable: u64,
+) -> VerdictReason {
+    let sum = |only_weights: bool| {
+        components
+            .iter()
+            .filter(|c| !only_weights || c.id == ComponentId::Weights)
+            .fold(0u64, |a, c| a.saturating_add(c.bytes))
+    };
+    let per_gpu = sum(false);
+    if let Some(failure) = failure {
+        return VerdictReason::EngineWillNotStart { failure };
+    }
+    if sum(true) > capacity {
+        return VerdictReason::WeightsAlone;
+    }
+    if per_gpu > capacity {
+        return VerdictReason::OverCapacity;
+    }
+    if let Some(k) = kv.filter(|k| k.budget_bytes.is_some()) {
+        if k.max_concurrency + 1e-9 < sequences as f64 {
+            return VerdictReason::ConcurrencyBelowSequences {
+                max_concurrency_centi: (k.max_concurrency * 100.0).round() as u64,
+                sequences: u32::try_from(sequences).unwrap_or(u32::MAX),
+            };
+        }
+    }
+    if per_gpu > usable {
+        VerdictReason::IntoHeadroom
+    } else {
+        VerdictReason::FitsWithHeadroom
+    }
+}
+
+/// The engine with its claimed fraction lowered by the bytes `plan` eats into the headroom
+/// (rounded down to a hundredth, as users set it), and that fraction; `None` for engines that do
+/// not claim a fraction, or when no positive fraction is left.
+pub fn engine_leaving_headroom(engine: &Engine, plan: &Plan, tp: u64) -> Option<(f64, Engine)> {
+    let capacity = plan.card.capacity_bytes;
+    if capacity == 0 {
+        return None;
+    }
+    let excess = plan.per_gpu_bytes.saturating_sub(plan.usable_bytes) as f64 / capacity as f64;
+    let lower = |f: f64| {
+        let g = ((f - excess) * 100.0).floor() / 100.0;
+        (g >= 0.05).then_some(g)
+    };
+    match engine {
+        Engine::Vllm(v) => lower(v.gpu_memory_utilization).map(|f| {
+            (
+                f,
+                Engine::Vllm(crate::engine::vllm::Vllm {
+                    gpu_memory_utilization: f,
+                    ..v.clone()
+                }),
+            )
+        }),
+        Engine::Sglang(s) => lower(
+            s.mem_fraction_static
+                .unwrap_or_else(|| crate::engine::sglang::default_mem_fraction(capacity, tp)),
+        )
+        .map(|f| {
+            (
+                f,
+                Engine::Sglang(crate::engine::sglang::Sglang {
+                    mem_fraction_static: Some(f),
+                    ..s.clone()
+                }),
+            )
+        }),
+        Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+    }
 }
 
 /// How `n` cards can share one model under `engine`: tensor parallel where the heads divide (vLLM,
@@ -89,6 +225,8 @@ pub struct Plan {
     pub usable_bytes: u64,
     /// Verdict.
     pub verdict: Verdict,
+    /// Why: the verdict's reason, which the UI states.
+    pub reason: VerdictReason,
     /// The engine's KV report, when an engine is chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv: Option<KvReport>,
@@ -100,6 +238,11 @@ pub struct Plan {
     /// The phase that sets the peak (training, generation).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_phase: Option<PeakPhase>,
+    /// The fraction of the card the engine was set to claim for this plan, when the search lowered
+    /// the scenario's (vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`) so that the
+    /// engine leaves the headroom unclaimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_fraction: Option<f64>,
 }
 
 impl Plan {
@@ -130,20 +273,20 @@ impl Plan {
             ..*base
         };
         let eb = job.gpu_budget(&card);
-        let per_gpu_bytes: u64 = eb.components.iter().map(|c| c.bytes).sum();
-        let usable_bytes = card.capacity_bytes / 100 * u64::from(100 - headroom_percent.min(100));
-        let verdict = if eb.failure.is_some() || per_gpu_bytes > card.capacity_bytes {
-            Verdict::DoesNotFit
-        } else if eb.preallocates {
-            match eb.report {
-                Some(r) if r.max_concurrency + 1e-9 < sequences as f64 => Verdict::Tight,
-                _ => Verdict::Fits,
-            }
-        } else if per_gpu_bytes <= usable_bytes {
-            Verdict::Fits
-        } else {
-            Verdict::Tight
-        };
+        let per_gpu_bytes = eb
+            .components
+            .iter()
+            .fold(0u64, |a, c| a.saturating_add(c.bytes));
+        let usable_bytes = usable_bytes(card.capacity_bytes, headroom_percent);
+        let reason = judge(
+            &eb.components,
+            eb.failure,
+            eb.report,
+            sequences,
+            card.capacity_bytes,
+            usable_bytes,
+        );
+        let verdict = reason.verdict();
         Plan {
             card,
             count,
@@ -153,10 +296,52 @@ impl Plan {
             per_gpu_bytes,
             usable_bytes,
             verdict,
+            reason,
             kv: eb.report,
             host_bytes: eb.host_bytes,
             start_failure: eb.failure,
             peak_phase: eb.phase,
+            engine_fraction: None,
+        }
+    }
+
+    /// Like [`Plan::evaluate`], for the card search: an engine that claims a fraction of the card
+    /// (vLLM, SGLang) and only eats into the headroom is set to the fraction that leaves the
+    /// headroom unclaimed — what a deployment on that card would use — and the plan records it in
+    /// `engine_fraction`. Other plans are returned as evaluated.
+    pub fn evaluate_for_search(
+        base: &Job,
+        card: Card,
+        count: u32,
+        split: Split,
+        headroom_percent: u32,
+    ) -> Plan {
+        let plan = Plan::evaluate(base, card, count, split, headroom_percent);
+        if plan.reason != VerdictReason::IntoHeadroom {
+            return plan;
+        }
+        let Some(engine) = base.engine else {
+            return plan;
+        };
+        let tp = u64::from(match split {
+            Split::TensorParallel => count.max(1),
+            _ => 1,
+        });
+        let Some((fraction, tuned)) = engine_leaving_headroom(engine, &plan, tp) else {
+            return plan;
+        };
+        let job = Job {
+            engine: Some(&tuned),
+            ..*base
+        };
+        let retry = Plan::evaluate(&job, card, count, split, headroom_percent);
+        if retry.verdict == Verdict::Fits {
+            Plan {
+                engine_fraction: Some(fraction),
+                ..retry
+            }
+        } else {
+            plan
         }
     }
 

@@ -43,7 +43,7 @@ pub fn recommend(base: &Job, headroom_percent: u32) -> Recommendation {
     let single_cards: Vec<Plan> = GPUS
         .iter()
         .map(|g| {
-            Plan::evaluate(
+            Plan::evaluate_for_search(
                 base,
                 Card::from_catalog(g),
                 1,
@@ -97,7 +97,15 @@ fn tensor_parallel_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
         }
         plans.extend(
             GPUS.iter()
-                .map(|g| Plan::evaluate(base, Card::from_catalog(g), n, split, headroom_percent))
+                .map(|g| {
+                    Plan::evaluate_for_search(
+                        base,
+                        Card::from_catalog(g),
+                        n,
+                        split,
+                        headroom_percent,
+                    )
+                })
                 .filter(|p| p.verdict == Verdict::Fits),
         );
     }
@@ -112,7 +120,7 @@ fn replica_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
         .filter_map(|r| {
             GPUS.iter()
                 .map(|g| {
-                    Plan::evaluate(
+                    Plan::evaluate_for_search(
                         base,
                         Card::from_catalog(g),
                         r,

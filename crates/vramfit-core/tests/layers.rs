@@ -34,9 +34,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("inverse", 9),
     ("rules", 9),
     ("warning", 9),
+    ("change", 9),
     // The estimate, then what is built on estimates.
     ("estimate", 10),
     ("measure", 11),
+    ("fixes", 11),
     ("query", 11),
     ("header", 11),
 ];

@@ -1,0 +1,420 @@
+//! What would make it fit: when the plan shown is tight or does not fit, the cheap changes to the
+//! scenario, each evaluated by the core and returned with the whole changed scenario (so the CLI,
+//! a link and the UI reproduce it), its per-GPU bytes and its verdict.
+//!
+//! Candidates, per workload, in the order of how little they change what the user runs:
+//! - serving: the engine's claimed fraction that leaves the headroom (vLLM, SGLang), the longest
+//!   context and the most sequences that fit (from the inverse solvers), a KV cache in fp8 (q8_0
+//!   for llama.cpp), a smaller weight format, llama.cpp's `-ngl` that fits, more cards of the same
+//!   kind, another card;
+//! - training: activation checkpointing, an 8-bit optimizer, LoRA, QLoRA, ZeRO-3 over more cards,
+//!   a smaller micro-batch;
+//! - generation: VAE tiling, an fp8 denoiser, the T5 encoder left off, model then sequential CPU
+//!   offload, the largest size or frame count that fits;
+//! - every workload: another card.
+//!
+//! Each candidate is evaluated on the scenario's own cards (or, when none is named, by the card
+//! search); those that fit come first, then those that are tight, by the order above. At most
+//! [`MAX_FIXES`] are returned. Work is bounded: a fixed number of candidates, each one estimate
+//! without its own fixes.
+
+use crate::catalog::GPUS;
+use crate::change::{Change, Fix};
+use crate::diffusion::{Offload, PartFormat};
+use crate::engine::Engine;
+use crate::estimate::{prepare, user_plan, Estimate};
+use crate::format::WeightFormat;
+use crate::gguf::GgufPreset;
+use crate::plan::{engine_leaving_headroom, Plan, Split, Verdict, VerdictReason};
+use crate::precision::Precision;
+use crate::recommend::recommend;
+use crate::scenario::{Hardware, Scenario, Workload};
+use crate::training::{Checkpointing, Method, Optimizer, Sharding};
+
+/// Most fixes returned.
+pub const MAX_FIXES: usize = 5;
+
+/// The plan a scenario gets: its own cards, or the card search's best.
+fn plan_of(s: &Scenario) -> Option<Plan> {
+    let prepared = prepare(s).ok()?;
+    match user_plan(s, &prepared).ok()? {
+        (Some(plan), _) => Some(plan),
+        (None, _) => recommend(&prepared.inputs(s), s.headroom_percent).best,
+    }
+}
+
+/// The plan of `s`; when an engine that claims a fraction of the card only eats into the
+/// headroom, `s` with the fraction that leaves it (and that plan) instead.
+fn plan_leaving_headroom(s: Scenario) -> Option<(Scenario, Plan)> {
+    let plan = plan_of(&s)?;
+    if plan.reason != VerdictReason::IntoHeadroom {
+        return Some((s, plan));
+    }
+    let tp = u64::from(if plan.split == Split::TensorParallel {
+        plan.count
+    } else {
+        1
+    });
+    let tuned = s
+        .engine
+        .as_ref()
+        .and_then(|e| engine_leaving_headroom(e, &plan, tp))
+        .map(|(_, engine)| with(&s, |t| t.engine = Some(engine)))
+        .and_then(|t| plan_of(&t).map(|p| (t, p)))
+        .filter(|(_, p)| p.verdict == Verdict::Fits);
+    Some(tuned.unwrap_or((s, plan)))
+}
+
+/// The fixes for `s`, whose estimate is `e` (empty when it fits).
+pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
+    if e.verdict == Verdict::Fits {
+        return Vec::new();
+    }
+    let mut fixes: Vec<Fix> = candidates(s, e)
+        .into_iter()
+        .filter_map(|(change, scenario)| {
+            let (scenario, plan) = match change {
+                Change::EngineFraction { .. } => {
+                    let plan = plan_of(&scenario)?;
+                    (scenario, plan)
+                }
+                _ => plan_leaving_headroom(scenario)?,
+            };
+            let better =
+                plan.verdict != Verdict::DoesNotFit && (plan.verdict as u8) <= (e.verdict as u8);
+            better.then_some(Fix {
+                change,
+                per_gpu_bytes: plan.per_gpu_bytes,
+                verdict: plan.verdict,
+                gpu: plan.card.gpu,
+                count: plan.count,
+                scenario,
+            })
+        })
+        .filter(|f| f.verdict == Verdict::Fits || e.verdict == Verdict::DoesNotFit)
+        .collect();
+    // Stable: fitting fixes first, each group in the order the candidates were tried.
+    fixes.sort_by_key(|f| f.verdict != Verdict::Fits);
+    fixes.truncate(MAX_FIXES);
+    fixes
+}
+
+/// `s` with `f` applied.
+fn with(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Scenario {
+    let mut t = s.clone();
+    f(&mut t);
+    t
+}
+
+fn candidates(s: &Scenario, e: &Estimate) -> Vec<(Change, Scenario)> {
+    let mut out = Vec::new();
+    match &s.workload {
+        Workload::Inference(_) => serving(s, e, &mut out),
+        Workload::Train(_) => training(s, &mut out),
+        Workload::GenerateImage(_) | Workload::GenerateVideo(_) => generation(s, e, &mut out),
+        Workload::Custom(_) => {}
+    }
+    hardware(s, e, &mut out);
+    out
+}
+
+fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
+    let plan = e.plan.as_ref();
+    if let (Some(p), Some(engine)) = (plan, &s.engine) {
+        if p.reason == VerdictReason::IntoHeadroom {
+            let tp = u64::from(if p.split == Split::TensorParallel {
+                p.count
+            } else {
+                1
+            });
+            if let Some((fraction, tuned)) = engine_leaving_headroom(engine, p, tp) {
+                out.push((
+                    Change::EngineFraction { fraction },
+                    with(s, |t| t.engine = Some(tuned)),
+                ));
+            }
+        }
+    }
+    if let Some(l) = &e.limits {
+        if let Some(c) = l.max_context_tokens.and_then(|c| u32::try_from(c).ok()) {
+            if u64::from(c) < e.context_tokens {
+                out.push((
+                    Change::Context { tokens: c },
+                    with(s, |t| {
+                        if let Workload::Inference(i) = &mut t.workload {
+                            i.context_tokens = c;
+                        }
+                    }),
+                ));
+            }
+        }
+        if let Some(n) = l.max_sequences.and_then(|n| u32::try_from(n).ok()) {
+            let asked = s.workload.inference().map_or(0, |i| i.sequences);
+            if n >= 1 && n < asked {
+                out.push((
+                    Change::Sequences { sequences: n },
+                    with(s, |t| {
+                        if let Workload::Inference(i) = &mut t.workload {
+                            i.sequences = n;
+                        }
+                    }),
+                ));
+            }
+        }
+    }
+    let llama_cpp = matches!(s.engine, Some(Engine::LlamaCpp(_)));
+    if llama_cpp {
+        if let Some(Engine::LlamaCpp(l)) = &s.engine {
+            if l.cache_type_k == "f16" && l.flash_attn {
+                let mut l2 = l.clone();
+                l2.cache_type_k = "q8_0".into();
+                l2.cache_type_v = "q8_0".into();
+                out.push((
+                    Change::KvCache {
+                        format: "q8_0".into(),
+                    },
+                    with(s, |t| t.engine = Some(Engine::LlamaCpp(l2))),
+                ));
+            }
+        }
+    } else if e.kv_cache_format.bits() > 8 {
+        out.push((
+            Change::KvCache {
+                format: Precision::Fp8.id().into(),
+            },
+            with(s, |t| t.kv_cache = Some(Precision::Fp8)),
+        ));
+    }
+    for format in smaller_formats(s.weights, llama_cpp) {
+        out.push((
+            Change::Weights {
+                format: format.id(),
+            },
+            with(s, |t| {
+                t.weights = format;
+                t.unquantized_modules.clear();
+            }),
+        ));
+    }
+    if let (Some(Engine::LlamaCpp(l)), Some(m)) = (&s.engine, &e.model) {
+        if let Some(layers) = gpu_layers_that_fit(s, m.arch.layers) {
+            let mut l2 = l.clone();
+            l2.n_gpu_layers = Some(layers);
+            out.push((
+                Change::GpuLayers { layers },
+                with(s, |t| t.engine = Some(Engine::LlamaCpp(l2))),
+            ));
+        }
+    }
+}
+
+/// The next smaller formats worth trying from `w` (at most two).
+fn smaller_formats(w: WeightFormat, gguf: bool) -> Vec<WeightFormat> {
+    let bits = w.nominal_bits();
+    let ladder: Vec<WeightFormat> = if gguf {
+        [
+            GgufPreset::Q8_0,
+            GgufPreset::Q6K,
+            GgufPreset::Q4KM,
+            GgufPreset::Q3KM,
+            GgufPreset::Q2K,
+        ]
+        .into_iter()
+        .map(WeightFormat::Gguf)
+        .collect()
+    } else {
+        ["fp8", "awq-int4-g128"]
+            .into_iter()
+            .filter_map(WeightFormat::from_id)
+            .collect()
+    };
+    ladder
+        .into_iter()
+        .filter(|f| f.nominal_bits() < bits)
+        .take(2)
+        .collect()
+}
+
+/// The most llama.cpp `-ngl` layers (below all of them) whose plan is not over the card.
+fn gpu_layers_that_fit(s: &Scenario, layers: u32) -> Option<u32> {
+    let Some(Engine::LlamaCpp(l)) = &s.engine else {
+        return None;
+    };
+    let fits = |n: u32| {
+        let mut l2 = l.clone();
+        l2.n_gpu_layers = Some(n);
+        let t = with(s, |t| t.engine = Some(Engine::LlamaCpp(l2)));
+        plan_of(&t).is_some_and(|p| p.verdict == Verdict::Fits)
+    };
+    if !fits(0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0u32, layers.saturating_add(1));
+    // Largest n in [0, hi) that fits: at most ~11 evaluations for 1024 layers.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo < layers.saturating_add(1)).then_some(lo)
+}
+
+fn training(s: &Scenario, out: &mut Vec<(Change, Scenario)>) {
+    let Workload::Train(t) = &s.workload else {
+        return;
+    };
+    let mut push = |change, f: &dyn Fn(&mut crate::training::Train)| {
+        let mut t2 = t.clone();
+        f(&mut t2);
+        out.push((change, with(s, |x| x.workload = Workload::Train(t2))));
+    };
+    if t.checkpointing != Checkpointing::Full {
+        push(Change::Checkpointing, &|t| {
+            t.checkpointing = Checkpointing::Full
+        });
+    }
+    if t.optimizer == Optimizer::Adamw && t.method == Method::Full {
+        push(Change::Optimizer8bit, &|t| {
+            t.optimizer = Optimizer::Adamw8bit
+        });
+    }
+    if t.method == Method::Full {
+        push(Change::Lora, &|t| t.method = Method::Lora);
+    }
+    if t.method != Method::Qlora {
+        push(Change::Qlora, &|t| t.method = Method::Qlora);
+    }
+    if t.micro_batch > 1 {
+        let m = t.micro_batch / 2;
+        push(Change::MicroBatch { micro_batch: m }, &|t| {
+            t.micro_batch = m
+        });
+    }
+    if t.sharding != Sharding::Zero3 {
+        if let Some(gpu) = &s.hardware.gpu {
+            for count in [2u32, 4, 8] {
+                if count > s.hardware.count {
+                    let mut t2 = t.clone();
+                    t2.sharding = Sharding::Zero3;
+                    let sc = with(s, |x| {
+                        x.workload = Workload::Train(t2);
+                        x.hardware = Hardware {
+                            gpu: Some(gpu.clone()),
+                            count,
+                            ..x.hardware.clone()
+                        };
+                    });
+                    out.push((Change::Zero3 { count }, sc));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
+    let (Workload::GenerateImage(g) | Workload::GenerateVideo(g)) = &s.workload else {
+        return;
+    };
+    let video = matches!(s.workload, Workload::GenerateVideo(_));
+    let mut push = |change, f: &dyn Fn(&mut crate::diffusion::Generation)| {
+        let mut g2 = g.clone();
+        f(&mut g2);
+        let w = if video {
+            Workload::GenerateVideo(g2)
+        } else {
+            Workload::GenerateImage(g2)
+        };
+        out.push((change, with(s, |x| x.workload = w)));
+    };
+    if !g.vae_tiling {
+        push(Change::VaeTiling, &|g| g.vae_tiling = true);
+    }
+    if !matches!(
+        g.denoiser_format,
+        Some(PartFormat::Fp8 | PartFormat::Nf4 | PartFormat::GgufQ4KM)
+    ) {
+        push(Change::DenoiserFp8, &|g| {
+            g.denoiser_format = Some(PartFormat::Fp8)
+        });
+    }
+    let has_t5 = crate::diffusion::part_bytes(g)
+        .map(|parts| parts.iter().any(|(id, _)| id.contains("t5")))
+        .unwrap_or(false);
+    if has_t5 {
+        push(Change::DropT5, &|g| {
+            g.drop_text_encoders.extend(
+                crate::diffusion::part_bytes(g)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|(id, _)| id.contains("t5"))
+                    .map(|(id, _)| (*id).to_string()),
+            )
+        });
+    }
+    for mode in [Offload::Model, Offload::Sequential] {
+        if g.offload as u8 >= mode as u8 {
+            continue;
+        }
+        push(Change::Offload { mode }, &|g| g.offload = mode);
+    }
+    if let Some(max) = e.generation_max.and_then(|m| u32::try_from(m).ok()) {
+        if video && max < g.frames {
+            push(Change::Frames { frames: max }, &|g| g.frames = max);
+        } else if !video && max < g.width.max(g.height) {
+            push(Change::ImageSize { side: max }, &|g| {
+                g.width = max;
+                g.height = max;
+            });
+        }
+    }
+}
+
+/// More cards of the same kind, then the smallest catalog card that holds it alone.
+fn hardware(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
+    if s.hardware.gpu.is_none() && s.hardware.gpu_memory_gib.is_none() {
+        return; // the card search already chose
+    }
+    let training = matches!(s.workload, Workload::Train(_));
+    if !training
+        && s.engine
+            .as_ref()
+            .and_then(Engine::tensor_parallel)
+            .is_none()
+    {
+        let n = s.hardware.count;
+        if let Some(count) = [2u32, 4, 8].into_iter().find(|c| *c > n) {
+            let model_divides = e
+                .model
+                .as_ref()
+                .is_none_or(|m| m.arch.tensor_parallel_ok(count));
+            if model_divides {
+                out.push((
+                    Change::Gpus { count },
+                    with(s, |t| t.hardware.count = count),
+                ));
+            }
+        }
+    }
+    let need = e.per_gpu_bytes;
+    let current = e.plan.as_ref().map_or(0, |p| p.card.capacity_bytes);
+    if let Some(bigger) = GPUS
+        .iter()
+        .filter(|g| g.capacity_bytes() > need.max(current))
+        .min_by_key(|g| g.capacity_bytes())
+    {
+        out.push((
+            Change::Card {
+                gpu: bigger.id.to_string(),
+                count: s.hardware.count,
+            },
+            with(s, |t| {
+                t.hardware.gpu = Some(bigger.id.to_string());
+                t.hardware.gpu_memory_gib = None;
+            }),
+        ));
+    }
+}

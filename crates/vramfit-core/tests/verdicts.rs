@@ -1,0 +1,180 @@
+//! One verdict, never contradicted: over generated scenarios of every workload and engine, the
+//! verdict, its reason, the totals, the usable bytes, the warnings, the recommendation and the
+//! fixes agree with each other.
+
+use proptest::prelude::*;
+use vramfit_core::catalog;
+use vramfit_core::plan::{Plan, Verdict, VerdictReason};
+use vramfit_core::warning::Warning;
+use vramfit_core::{estimate, Estimate, Scenario};
+
+const ENGINES: [&str; 5] = [
+    "null",
+    r#"{"vllm":{}}"#,
+    r#"{"sglang":{}}"#,
+    r#"{"llama_cpp":{}}"#,
+    r#"{"transformers":{}}"#,
+];
+const FORMATS: [&str; 5] = ["bf16", "fp8", "awq-int4-g128", "gguf-q4_k_m", "bnb-nf4"];
+
+fn serving(
+    model: usize,
+    weights: usize,
+    engine: usize,
+    ctx: u32,
+    seqs: u32,
+    gpu: usize,
+    count: u32,
+) -> String {
+    let models: Vec<_> = catalog::models().collect();
+    let gpus = catalog::GPUS;
+    let hardware = if gpu == 0 {
+        "{}".to_string()
+    } else {
+        format!(
+            r#"{{"gpu":"{}","count":{count}}}"#,
+            gpus[gpu % gpus.len()].id
+        )
+    };
+    format!(
+        r#"{{"model":{{"catalog":"{}"}},"weights":"{}","workload":{{"inference":{{"context_tokens":{ctx},"sequences":{seqs}}}}},"hardware":{hardware},"engine":{}}}"#,
+        models[model % models.len()].id,
+        FORMATS[weights % FORMATS.len()],
+        ENGINES[engine % ENGINES.len()],
+    )
+}
+
+fn other(kind: usize, size: u32, gpu: usize) -> String {
+    let gpus = catalog::GPUS;
+    let g = gpus[gpu % gpus.len()].id;
+    match kind % 3 {
+        0 => format!(
+            r#"{{"model":{{"catalog":"llama-3.1-8b-instruct"}},"weights":"bf16","workload":{{"train":{{"micro_batch":{},"sequence_length":{}}}}},"hardware":{{"gpu":"{g}","count":1}}}}"#,
+            1 + size % 8,
+            256 * (1 + size % 16)
+        ),
+        1 => format!(
+            r#"{{"weights":"bf16","workload":{{"generate_image":{{"pipeline":"flux1-dev","width":{s},"height":{s}}}}},"hardware":{{"gpu":"{g}","count":1}}}}"#,
+            s = 256 + 64 * (size % 28)
+        ),
+        _ => format!(
+            r#"{{"weights":"bf16","workload":{{"custom":{{"items":[{{"name":"a","kind":"persistent","size_gib":{}}}]}}}},"hardware":{{"gpu":"{g}","count":1}}}}"#,
+            1 + size % 200
+        ),
+    }
+}
+
+fn plan_agrees(p: &Plan) -> Result<(), TestCaseError> {
+    let sum = p.per_gpu_components.iter().map(|c| c.bytes).sum::<u64>();
+    prop_assert_eq!(p.per_gpu_bytes, sum);
+    prop_assert_eq!(p.verdict, p.reason.verdict());
+    match p.reason {
+        VerdictReason::FitsWithHeadroom => prop_assert!(p.per_gpu_bytes <= p.usable_bytes),
+        VerdictReason::IntoHeadroom => prop_assert!(
+            p.per_gpu_bytes > p.usable_bytes && p.per_gpu_bytes <= p.card.capacity_bytes
+        ),
+        VerdictReason::OverCapacity | VerdictReason::WeightsAlone => {
+            prop_assert!(p.per_gpu_bytes > p.card.capacity_bytes)
+        }
+        VerdictReason::EngineWillNotStart { failure } => {
+            prop_assert_eq!(p.start_failure, Some(failure))
+        }
+        VerdictReason::ConcurrencyBelowSequences { .. } => prop_assert!(p.kv.is_some()),
+        VerdictReason::NothingFits => prop_assert!(false, "a plan never says nothing fits"),
+    }
+    prop_assert!(p.usable_bytes <= p.card.capacity_bytes);
+    Ok(())
+}
+
+fn agrees(e: &Estimate) -> Result<(), TestCaseError> {
+    prop_assert_eq!(e.fits, e.verdict == Verdict::Fits);
+    prop_assert_eq!(e.verdict, e.reason.verdict());
+    prop_assert_eq!(
+        e.total_bytes,
+        e.components.iter().map(|c| c.bytes).sum::<u64>()
+    );
+    match &e.plan {
+        Some(p) => {
+            plan_agrees(p)?;
+            prop_assert_eq!(e.reason, p.reason);
+            prop_assert_eq!(e.per_gpu_bytes, p.per_gpu_bytes);
+        }
+        None => prop_assert_eq!(e.reason, VerdictReason::NothingFits),
+    }
+    let verdict_warnings: Vec<&Warning> = e
+        .warnings
+        .iter()
+        .filter(|w| {
+            matches!(
+                w,
+                Warning::WithinHeadroom
+                    | Warning::DoesNotFit
+                    | Warning::NoPlanFits
+                    | Warning::EngineWillNotStart { .. }
+                    | Warning::ConcurrencyBelowSequences { .. }
+            )
+        })
+        .collect();
+    prop_assert_eq!(
+        verdict_warnings.len(),
+        usize::from(e.verdict != Verdict::Fits)
+    );
+    if let Some(b) = &e.recommendation.best {
+        plan_agrees(b)?;
+        prop_assert_eq!(b.verdict, Verdict::Fits);
+    }
+    for p in &e.recommendation.single_cards {
+        plan_agrees(p)?;
+    }
+    if e.verdict == Verdict::Fits {
+        prop_assert!(e.fixes.is_empty());
+    }
+    for f in &e.fixes {
+        prop_assert!(f.verdict != Verdict::DoesNotFit);
+        let again = estimate(&f.scenario).expect("a fix is a valid scenario");
+        prop_assert_eq!(again.per_gpu_bytes, f.per_gpu_bytes);
+        prop_assert_eq!(again.verdict, f.verdict);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn serving_answers_agree(model in 0usize..200, weights in 0usize..5, engine in 0usize..5,
+                             ctx in 1u32..70_000, seqs in 1u32..64, gpu in 0usize..200, count in 1u32..5) {
+        let s: Scenario = serde_json::from_str(&serving(model, weights, engine, ctx, seqs, gpu, count)).expect("json");
+        if let Ok(e) = estimate(&s) {
+            agrees(&e)?;
+        }
+    }
+
+    #[test]
+    fn other_workloads_agree(kind in 0usize..3, size in 0u32..1000, gpu in 0usize..200) {
+        let s: Scenario = serde_json::from_str(&other(kind, size, gpu)).expect("json");
+        let e = estimate(&s).expect("valid");
+        agrees(&e)?;
+    }
+}
+
+#[test]
+fn issue_11_vllm_cases() {
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-70b-instruct"},"weights":"bf16","workload":{"inference":{"context_tokens":32768,"sequences":8}},"hardware":{"gpu":"h100-sxm-80gb","count":2},"engine":{"vllm":{}}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert!(
+        matches!(e.reason, VerdictReason::EngineWillNotStart { .. }),
+        "{:?}",
+        e.reason
+    );
+    assert!(!e.warnings.contains(&Warning::DoesNotFit));
+    let awq: Scenario = serde_json::from_str(
+        &serde_json::to_string(&s)
+            .expect("ser")
+            .replace("\"bf16\"", "\"awq-int4-g128\""),
+    )
+    .expect("json");
+    let e = estimate(&awq).expect("valid");
+    assert_eq!(e.reason, VerdictReason::IntoHeadroom);
+    assert!(e.fixes.iter().any(|f| f.verdict == Verdict::Fits));
+}
