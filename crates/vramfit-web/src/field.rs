@@ -46,7 +46,9 @@ pub enum Problem {
     Config(ConfigError),
 }
 
-/// A whole number as typed (spaces and thousands separators `_`, `,`, `'` allowed).
+/// A whole number as typed (spaces and thousands separators `_`, `,`, `'` allowed). A `k` or `M`
+/// suffix multiplies by 1,024 or 1,048,576, as context lengths are named ("32k" = 32,768 tokens,
+/// "128K" = 131,072, "1M" = 1,048,576); a decimal before the suffix is allowed ("1.5k" = 1,536).
 pub fn parse_whole(text: &str) -> Result<u32, Problem> {
     let cleaned: String = text
         .trim()
@@ -57,12 +59,25 @@ pub fn parse_whole(text: &str) -> Result<u32, Problem> {
         return Err(Problem::Empty);
     }
     if cleaned.starts_with('-')
-        && cleaned[1..].chars().all(|c| c.is_ascii_digit())
+        && cleaned[1..].chars().all(|c| c.is_ascii_digit() || c == '.')
         && cleaned.len() > 1
     {
         return Err(Problem::Range(RangeError::TooSmall { min: 1.0 }));
     }
-    match cleaned.parse::<u64>() {
+    let (digits, scale) = match cleaned.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&cleaned[..i], 1024u64),
+        Some((i, 'm' | 'M')) => (&cleaned[..i], 1024 * 1024),
+        _ => (cleaned.as_str(), 1),
+    };
+    if scale > 1 {
+        let value: f64 = digits.parse().map_err(|_| Problem::NotWholeNumber)?;
+        let n = value * scale as f64;
+        if !n.is_finite() || n < 0.0 || n.fract() != 0.0 {
+            return Err(Problem::NotWholeNumber);
+        }
+        return Ok(if n > f64::from(u32::MAX) { u32::MAX } else { n as u32 });
+    }
+    match digits.parse::<u64>() {
         Ok(n) => Ok(u32::try_from(n).unwrap_or(u32::MAX)),
         Err(_) => Err(Problem::NotWholeNumber),
     }
@@ -78,4 +93,22 @@ pub fn parse_decimal(text: &str) -> Result<f64, Problem> {
         .ok()
         .filter(|v| v.is_finite())
         .ok_or(Problem::NotNumber)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_counts_with_suffixes() {
+        assert_eq!(parse_whole("32k"), Ok(32_768));
+        assert_eq!(parse_whole("128K"), Ok(131_072));
+        assert_eq!(parse_whole("1M"), Ok(1_048_576));
+        assert_eq!(parse_whole("1.5k"), Ok(1_536));
+        assert_eq!(parse_whole("8,192"), Ok(8_192));
+        assert_eq!(parse_whole("0.3k"), Err(Problem::NotWholeNumber));
+        assert_eq!(parse_whole("k"), Err(Problem::NotWholeNumber));
+        assert_eq!(parse_whole("99999999M"), Ok(u32::MAX));
+        assert_eq!(parse_whole(""), Err(Problem::Empty));
+    }
 }

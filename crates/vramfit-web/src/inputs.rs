@@ -57,20 +57,35 @@ pub fn Inputs(
                 <label for="model" class="sr-only">{t(l, Key::ModelLegend)}</label>
                 <select id="model" data-testid="model" prop:disabled=using_config
                     on:change=move |ev| form.model.set(event_target_value(&ev))>
+                    // The select shows exactly what is computed: each option's `selected`
+                    // *property* follows the form (an attribute only sets the initial state, and
+                    // a re-rendered list would keep the old index), and a pasted config.json is
+                    // shown as such.
+                    {move || using_config().then(|| view! {
+                        <option value="" prop:selected=true>{t(l, Key::PastedConfig)}</option>
+                    })}
                     {move || {
-                        let q = filter.get().to_lowercase();
-                        let current = form.model.get();
+                        let words: Vec<String> = filter
+                            .get()
+                            .to_lowercase()
+                            .split_whitespace()
+                            .map(str::to_string)
+                            .collect();
+                        let current = form.model.get_untracked();
                         catalog::models()
                             .filter(|m| {
                                 m.id == current
-                                    || q.split_whitespace().all(|w| {
-                                        m.name.to_lowercase().contains(w) || m.id.contains(w)
+                                    || words.iter().all(|w| {
+                                        m.name.to_lowercase().contains(w.as_str())
+                                            || m.id.contains(w.as_str())
+                                            || m.repo_ids().any(|r| r.to_lowercase().contains(w.as_str()))
                                     })
                             })
                             .map(|m| {
                                 let id = m.id;
                                 view! {
-                                    <option value=id selected=id == current>
+                                    <option value=id
+                                        prop:selected=move || !using_config() && form.model.get() == id>
                                         {format!("{} ({})", m.name, params(l, m.published_params))}
                                     </option>
                                 }
