@@ -4,8 +4,10 @@
 //! the model's `config.json` from `configs.json` as `hf_config`, the case's weight format, card
 //! memory, `gpu_memory_utilization`, `max_model_len`, `max_num_seqs`, `max_num_batched_tokens`
 //! where the case states it, and the engine generation from its version string (≤ 0.6.4 →
-//! `v0-legacy`, other V0 → `v0`, V1 → `v1`). Printed per case, predicted / measured: weights,
-//! non-torch memory, activation peak, KV cache GiB, KV tokens and maximum concurrency.
+//! `v0-legacy`, other V0 → `v0`, V1 → `v1`), on `tensor_parallel_size` cards of that memory with
+//! the same tensor-parallel size. Printed per case, predicted / measured: weights (one GPU's share),
+//! non-torch memory, activation peak, KV cache GiB, KV tokens and maximum concurrency. A case
+//! whose log ends before the KV cache is sized (A33) checks the weights only.
 //!
 //! Where a case's description leaves out how the run was set up, the facts of the public setup
 //! are supplied by [`checkpoint_facts`], each with its source: which checkpoint was really loaded
@@ -116,10 +118,12 @@ fn vllm_profiles_accuracy() {
         let version = version_of(case["vllm"].as_str().unwrap_or(""));
         let total = case["gpu_total_gib"].as_f64().unwrap_or(0.0);
         let util = case["gpu_memory_utilization"].as_f64().unwrap_or(0.9);
+        let tp = case["tensor_parallel_size"].as_u64().unwrap_or(1);
         let mut vllm = json!({
             "gpu_memory_utilization": util,
             "max_model_len": case["max_model_len"],
             "max_num_seqs": case["max_num_seqs"],
+            "tensor_parallel_size": tp,
             "version": version,
         });
         if let Some(t) = case.get("max_num_batched_tokens") {
@@ -132,7 +136,7 @@ fn vllm_profiles_accuracy() {
             "model": {"hf_config": configs["configs"][model]},
             "weights": format,
             "workload": {"inference": {"context_tokens": case["max_model_len"], "sequences": 1}},
-            "hardware": {"gpu_memory_gib": total, "count": 1},
+            "hardware": {"gpu_memory_gib": total, "count": tp},
             "engine": {"vllm": vllm},
         });
         if let Some((_, skip, _)) = facts.filter(|f| !f.1.is_empty()) {
@@ -157,23 +161,32 @@ fn vllm_profiles_accuracy() {
         let conc = est["max_concurrency"].as_f64().unwrap_or(0.0);
         let budget = total * util;
         let w_meas = get("weights_gib").unwrap_or(f64::NAN);
-        let kv_meas = get("kv_cache_gib").unwrap_or(f64::NAN);
-        let kv_err = (kv - kv_meas) / budget * 100.0;
-        if pct(weights, w_meas).abs() > 2.0 {
+        let kv_meas = get("kv_cache_gib");
+        let kv_err = kv_meas.map(|m| (kv - m) / budget * 100.0);
+        let w_err = pct(weights, w_meas);
+        if w_err.is_nan() || w_err.abs() > 2.0 {
             failures.push(format!("{id}: weights {weights:.3} vs {w_meas:.3} GiB"));
         }
-        if kv_err.abs() > 5.0 {
-            failures.push(format!(
-                "{id}: KV {kv:.2} vs {kv_meas:.2} GiB ({kv_err:+.1} % of budget)"
-            ));
+        if let (Some(m), Some(e)) = (kv_meas, kv_err) {
+            if e.is_nan() || e.abs() > 5.0 {
+                failures.push(format!(
+                    "{id}: KV {kv:.2} vs {m:.2} GiB ({e:+.1} % of budget)"
+                ));
+            }
         }
+        let tp_note = if tp > 1 {
+            format!(", TP {tp}")
+        } else {
+            String::new()
+        };
         rows.push(format!(
-            "| {id} | {model} | {format}, {version} | {} ({:+.1} %) | {} | {} | {} | {kv_err:+.1} % | {} | {} |",
+            "| {id} | {model} | {format}, {version}{tp_note} | {} ({:+.1} %) | {} | {} | {} | {} | {} | {} |",
             cell(weights, Some(w_meas), 3),
-            pct(weights, w_meas),
+            w_err,
             cell(non_torch, get("non_torch_gib"), 2),
             cell(activation, get("activation_peak_gib"), 2),
-            cell(kv, Some(kv_meas), 2),
+            cell(kv, kv_meas, 2),
+            kv_err.map_or_else(|| "–".to_string(), |e| format!("{e:+.1} %")),
             cell(tokens, get("kv_tokens"), 0),
             cell(conc, get("max_concurrency"), 2),
         ));

@@ -36,6 +36,11 @@ pub fn cublas_workspace(arch: Option<GpuArch>) -> u64 {
     }
 }
 
+/// Custom all-reduce buffers per GPU with tensor parallelism (vLLM and SGLang
+/// `custom_all_reduce.py::CustomAllreduce.__init__`): the metadata buffer with its `max_size`
+/// scratch (8 MiB), the registered IPC buffer (8 MiB) and `rank_data` (8 MiB).
+pub const CUSTOM_ALL_REDUCE_BYTES: u64 = 24 * MIB;
+
 /// NCCL communicator buffers per GPU for a tensor-parallel group of `tp` GPUs.
 pub fn communication_buffers(tp: u32) -> u64 {
     match tp {

@@ -5,11 +5,18 @@
 //! q/k/v, gate/up, MLA up-projections and experts' gate/up; `RowParallelLinear` splits the input
 //! columns of o, down and experts' down; `VocabParallelEmbedding` splits the vocabulary of the
 //! embedding and head). K and V projections are replicated when there are fewer KV heads than GPUs
-//! (each GPU keeps one head); norms, routers, MLA down-projections and the vision tower are
-//! replicated. Quantisation groups run along the input, so a row-parallel shard keeps
-//! `groups / tp` of them. Seeds' check: 7e9 params × 2 B = 14 GB; 13e9 × 2 B ≈ 24.2 GiB.
+//! (each GPU keeps one head); norms, routers (`ReplicatedLinear`) and the MLA down-projections
+//! (`deepseek_v2.py`: `q_a_proj` / `kv_a_proj_with_mqa` are `ReplicatedLinear`, fused as
+//! `fused_qkv_a_proj` with `disable_tp=True`) are replicated, as are the biases of row-parallel
+//! projections (`RowParallelLinear` allocates its bias at the full output width). MoE experts
+//! (`FusedMoE`) split their intermediate width over the GPUs, shared experts are ordinary
+//! column/row-parallel MLPs. A vision tower is split like the text model except the parameters
+//! its entry lists as `replicated` (patch and position tables, LayerNorms, row-parallel biases).
+//! Quantisation groups run along the input, so a row-parallel shard keeps `groups / tp` of them.
+//! Seeds' check: 7e9 params × 2 B = 14 GB; 13e9 × 2 B ≈ 24.2 GiB.
 
 use super::shard;
+use crate::bytes::round_up;
 use crate::format::WeightFormat;
 use crate::model::{under_any, ModelArch, Split, Tensor, TensorKind};
 
@@ -24,14 +31,33 @@ fn splits_columns(kind: TensorKind) -> bool {
     )
 }
 
+/// Rows of a KV-head-split block one GPU holds: `⌈kv_heads / tp⌉` heads' worth, i.e.
+/// `max(1, kv_heads / tp)` when the heads divide evenly or are replicated
+/// (`linear.py::QKVParallelLinear`: `num_kv_heads = max(1, total_num_kv_heads // tp_size)`).
+fn kv_shard(rows: u64, arch: &ModelArch, tp: u64) -> u64 {
+    let kv = u64::from(arch.kv_heads.max(1));
+    (rows / kv).saturating_mul(shard(kv, tp))
+}
+
 /// The part of `t` one GPU of a `tp`-way group holds.
 pub fn shard_tensor(t: &Tensor, arch: &ModelArch, tp: u64) -> Tensor {
     match t.split {
         Split::Replicated => *t,
-        Split::ByKvHead => {
-            let kv = u64::from(arch.kv_heads.max(1));
+        Split::ByKvHead => Tensor {
+            rows: kv_shard(t.rows, arch, tp),
+            ..*t
+        },
+        Split::Mixed {
+            kv_rows,
+            replicated_rows,
+        } => {
+            let kv_rows = kv_rows.min(t.rows);
+            let replicated_rows = replicated_rows.min(t.rows - kv_rows);
+            let split_rows = t.rows - kv_rows - replicated_rows;
             Tensor {
-                rows: t.rows / kv * shard(kv, tp),
+                rows: shard(split_rows, tp)
+                    .saturating_add(kv_shard(kv_rows, arch, tp))
+                    .saturating_add(replicated_rows),
                 ..*t
             }
         }
@@ -67,6 +93,22 @@ pub fn per_gpu_tensors(
         .collect()
 }
 
+/// Padding rows the serving engines add to the embedding (and the untied head) on one GPU of a
+/// `tp`-way group, in bytes: each GPU holds `pad_vocab_size(vocab, 64) / tp` rows (vLLM and SGLang
+/// `vocab_parallel_embedding.py::VocabParallelEmbedding.__init__`: `num_embeddings_per_partition
+/// = divide(num_embeddings_padded, tp_size)`), the tensor list `⌈vocab / tp⌉`. `b`: bytes per
+/// element of the (16-bit) tables.
+pub fn vocab_padding(a: &ModelArch, tp: u64, b: u64) -> u64 {
+    let vocab = u64::from(a.vocab);
+    let padded_rows = round_up(vocab, 64).div_ceil(tp.max(1));
+    let tables = if a.tied_embeddings { 1 } else { 2 };
+    padded_rows
+        .saturating_sub(shard(vocab, tp))
+        .saturating_mul(u64::from(a.hidden))
+        .saturating_mul(b)
+        .saturating_mul(tables)
+}
+
 /// Total bytes of a list of tensor sizes.
 pub fn total(tensors: &[u64]) -> u64 {
     tensors.iter().sum()
@@ -76,6 +118,7 @@ pub fn total(tensors: &[u64]) -> u64 {
 mod tests {
     use super::*;
     use crate::catalog;
+    use crate::model::TensorKind;
 
     #[test]
     fn llama_8b_bf16_matches_vllm_log() {
@@ -86,6 +129,129 @@ mod tests {
         assert_eq!(w, 8_030_261_248 * 2);
         let w2 = total(&per_gpu_tensors(&m.arch, WeightFormat::Bf16, 2, &[]));
         assert!(w2 > w / 2 && w2 < w / 2 + 1_000_000);
+    }
+
+    /// The per-GPU rows of the first tensor of `kind` (in layer 0 when per-layer).
+    fn rows_on_gpu(id: &str, kind: TensorKind, tp: u64) -> u64 {
+        let m = catalog::model(id).expect("in catalog");
+        let t = m
+            .arch
+            .tensors()
+            .into_iter()
+            .find(|t| t.kind == kind && t.layer.is_none_or(|l| l == 0))
+            .expect("tensor present");
+        shard_tensor(&t, &m.arch, tp).rows
+    }
+
+    #[test]
+    fn vision_towers_split_except_their_replicated_parameters() {
+        // Qwen2.5-VL-7B at tp 2: the patch embedding, norms and row-parallel biases (1,673,984)
+        // on both GPUs, half of the other 674,876,160 (`qwen2_5_vl.py`).
+        assert_eq!(
+            rows_on_gpu("qwen2.5-vl-7b-instruct", TensorKind::Vision, 2),
+            1_673_984 + 337_438_080
+        );
+        // Llama 3.2 11B Vision at tp 4: the tile/position tables etc. (76,180,003) whole, a
+        // quarter of the rest (`mllama.py`).
+        assert_eq!(
+            rows_on_gpu("llama-3.2-11b-vision-instruct", TensorKind::Vision, 4),
+            76_180_003 + 204_720_896
+        );
+        // One GPU holds the whole tower.
+        assert_eq!(
+            rows_on_gpu("gemma-3-27b-it", TensorKind::Vision, 1),
+            423_060_336
+        );
+    }
+
+    #[test]
+    fn attention_biases_follow_q_kv_and_row_parallel_layout() {
+        // A Qwen2 layout with 16 query heads and 2 KV heads (Qwen2.5-3B): at tp 4 each GPU has
+        // 4 query heads' bias (512) and one replicated KV head's k and v biases (2 × 128).
+        let a = ModelArch::dense(
+            crate::model::Family::Qwen2,
+            36,
+            2048,
+            16,
+            2,
+            128,
+            11008,
+            151_936,
+            true,
+            32768,
+        );
+        let bias = a
+            .tensors()
+            .into_iter()
+            .find(|t| t.kind == TensorKind::Bias && t.layer == Some(0))
+            .expect("qkv bias");
+        assert_eq!(shard_tensor(&bias, &a, 4).rows, 512 + 256);
+        assert_eq!(shard_tensor(&bias, &a, 2).rows, 1024 + 256);
+        // gpt-oss-120b at tp 8: q bias 4096/8 and 64/8 sinks, one KV head's k and v biases
+        // (2 × 64), the o bias of the row-parallel o_proj whole (2880).
+        assert_eq!(
+            rows_on_gpu("gpt-oss-120b", TensorKind::Bias, 8),
+            512 + 8 + 128 + 2880
+        );
+    }
+
+    #[test]
+    fn moe_and_mla_tensors_per_gpu() {
+        // gpt-oss-120b at tp 4, per expert: w13 bias 2 × 2880 / 4, w2 bias 2880 whole.
+        let m = catalog::model("gpt-oss-120b").expect("in catalog");
+        let expert_bias = m
+            .arch
+            .tensors()
+            .into_iter()
+            .find(|t| t.kind == TensorKind::Bias && t.count > 1)
+            .expect("expert bias");
+        assert_eq!(shard_tensor(&expert_bias, &m.arch, 4).rows, 1440 + 2880);
+        // Mixtral at tp 8: experts split along the intermediate (14336 / 8), router whole.
+        assert_eq!(
+            rows_on_gpu("mixtral-8x7b-instruct", TensorKind::FfnGateExps, 8),
+            1792
+        );
+        assert_eq!(
+            rows_on_gpu("mixtral-8x7b-instruct", TensorKind::Router, 8),
+            8
+        );
+        // DeepSeek V3 at tp 8: q_a (1536) and kv_a_proj_with_mqa (512 + 64) replicated, kv_b
+        // split by head (128 × 256 / 8).
+        assert_eq!(rows_on_gpu("deepseek-v3", TensorKind::AttnQA, 8), 1536);
+        assert_eq!(rows_on_gpu("deepseek-v3", TensorKind::AttnKvA, 8), 576);
+        assert_eq!(rows_on_gpu("deepseek-v3", TensorKind::AttnKvB, 8), 4096);
+        // Llama 3.1 70B at tp 16: 8 KV heads, so each GPU keeps one (128 rows of K).
+        assert_eq!(
+            rows_on_gpu("llama-3.1-70b-instruct", TensorKind::AttnK, 16),
+            128
+        );
+        assert_eq!(
+            rows_on_gpu("llama-3.1-70b-instruct", TensorKind::AttnK, 4),
+            256
+        );
+    }
+
+    #[test]
+    fn vocabulary_padded_to_64_before_the_split() {
+        // 100,000 rows pad to 100,032; at tp 4 each GPU holds 25,008 rows where the tensor list
+        // has 25,000: 8 rows × 1024 × 2 B for the embedding and again for the untied head.
+        let mut a = ModelArch::dense(
+            crate::model::Family::Llama,
+            2,
+            1024,
+            8,
+            8,
+            128,
+            4096,
+            100_000,
+            false,
+            4096,
+        );
+        assert_eq!(vocab_padding(&a, 4, 2), 8 * 1024 * 2 * 2);
+        a.tied_embeddings = true;
+        assert_eq!(vocab_padding(&a, 1, 2), 32 * 1024 * 2);
+        a.vocab = 128_256;
+        assert_eq!(vocab_padding(&a, 8, 2), 0);
     }
 
     #[test]

@@ -86,14 +86,28 @@ pub(super) const DEEPSEEK_V3_ARCH: ModelArch = with_moe(
 /// from `vision_config`: a 34-layer ViT of width 1408 (MLP 5632, biased projections and LayerNorms,
 /// 588 → 1408 patch projection, 577 positions), the pixel-shuffle adapter 5632 → 4096 → 4096 and
 /// the 4096 → 5120 projector. It equals the published totals minus the computed text models.
+/// Under tensor parallelism vLLM (`mllama4.py`) splits the unfold convolution, every attention and
+/// MLP projection, the adapter MLP and the projector (`ColumnParallelLinear` / `RowParallelLinear`);
+/// each GPU keeps whole the class token 1408, the 577 × 1408 position table, the pre/post
+/// LayerNorms 5,632, and per layer the two LayerNorms and the `o_proj` / `fc2` biases (8,448 × 34):
+/// 1,106,688.
 const LLAMA4_VISION: Vision = Vision {
     params: 871_932_416,
     tokens_per_image: 144,
     cross_attention_layers: 0,
+    replicated: 1_106_688,
+    config_layers: 34,
+    config_hidden: 1408,
 };
 
 /// Llama 3.2 11B Vision (base and Instruct share every tensor): 40 decoder layers of which 8
-/// cross-attend to the image; see the entry for how the vision block is counted.
+/// cross-attend to the image; see the entry for how the vision block is counted. Under tensor
+/// parallelism vLLM (`mllama.py`) splits the patch convolution (`ColumnParallelConv2dPatch`), the
+/// attention and MLP projections and the projector (`ColumnParallelLinear`); each GPU keeps whole
+/// the class token 1,280, the gated position embedding with its per-aspect-ratio tile table
+/// (1 + 1601 × 1280 + 9 × 4 × 1601 × 1280 = 75,823,361), the pre/post tile embeddings 92,162,
+/// the pre/post LayerNorms 5,120, per layer the two LayerNorms and the `fc2` bias (6,400 × 40),
+/// the 16 layer gates and the cross-attention q/k norms and gates 2,064: 76,180,003.
 pub(super) const LLAMA32_VISION_11B: ModelArch = with_vision(
     ModelArch::dense(
         Family::Llama,
@@ -111,6 +125,9 @@ pub(super) const LLAMA32_VISION_11B: ModelArch = with_vision(
         params: 895_063_587,
         tokens_per_image: 6404,
         cross_attention_layers: 8,
+        replicated: 76_180_003,
+        config_layers: 32,
+        config_hidden: 1280,
     },
 );
 
@@ -137,6 +154,9 @@ pub(super) const GEMMA3_4B: ModelArch = with_vision(
         params: 419_816_304,
         tokens_per_image: 256,
         cross_attention_layers: 0,
+        replicated: 3_817_728,
+        config_layers: 27,
+        config_hidden: 1152,
     },
 );
 
@@ -163,6 +183,9 @@ pub(super) const GEMMA3_12B: ModelArch = with_vision(
         params: 421_290_864,
         tokens_per_image: 256,
         cross_attention_layers: 0,
+        replicated: 5_292_288,
+        config_layers: 27,
+        config_hidden: 1152,
     },
 );
 
@@ -189,6 +212,9 @@ pub(super) const GEMMA3_27B: ModelArch = with_vision(
         params: 423_060_336,
         tokens_per_image: 256,
         cross_attention_layers: 0,
+        replicated: 7_061_760,
+        config_layers: 27,
+        config_hidden: 1152,
     },
 );
 
@@ -217,7 +243,12 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
     // 1024 → 4096 → 4096 20,979,712 and `image_newline` 4,096: 311,892,992 (vLLM 0.10.2 reports
     // 14.0786 GiB of FP16 weights: these plus its 8 MiB rotary cache). The checkpoint also stores
     // the 24th layer and the post-layernorm (12,598,272), hence 7.57B. 2928 tokens: the anyres
-    // worst case vLLM profiles with.
+    // worst case vLLM profiles with. Under tensor parallelism vLLM splits the CLIP attention
+    // and MLP (`clip.py`: `QKVParallelLinear`, `RowParallelLinear`, `ColumnParallelLinear`) and the
+    // projector (`llava.py::LlavaMultiModalProjector`); each GPU keeps whole the class token,
+    // patch convolution and 577 positions (1,193,984), the pre-LayerNorm 2,048, per layer the
+    // LayerNorms and the `out_proj` / `fc2` biases (6,144 × 23), the projector's second bias and
+    // `image_newline` (4,096 each): 1,345,536.
     CatalogModel {
         id: "llava-v1.6-mistral-7b",
         name: "LLaVA-NeXT (v1.6) Mistral 7B",
@@ -231,13 +262,20 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
                 params: 311_892_992,
                 tokens_per_image: 2928,
                 cross_attention_layers: 0,
+                replicated: 1_345_536,
+                config_layers: 24,
+                config_hidden: 1024,
             },
         ),
     },
     // ----- Qwen2 (Qwen2.5-VL) -----
     // Text numbers at the top level of the config. Vision block: 32 ViT blocks of width 1280 (MLP
     // 3420) and the patch merger, 676,550,144 = published total minus text, the same as counted
-    // from `vision_config`. 1024 tokens: an 896 × 896 image at 28 px per merged token.
+    // from `vision_config`. 1024 tokens: an 896 × 896 image at 28 px per merged token. Under
+    // tensor parallelism vLLM (`qwen2_5_vl.py`) splits every block's `qkv`, `proj`, `gate_up` and
+    // `down` and the merger MLP; each GPU keeps whole the patch embedding (`ReplicatedLinear`,
+    // 3 × 2 × 14 × 14 × 1280 = 1,505,280), per block the two RMSNorms and the `proj` / `down_proj`
+    // biases (5,120 × 32), the merger's `ln_q` 1,280 and its last bias (the text width).
     CatalogModel {
         id: "qwen2.5-vl-7b-instruct",
         name: "Qwen2.5-VL 7B Instruct",
@@ -251,6 +289,9 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
                 params: 676_550_144,
                 tokens_per_image: 1024,
                 cross_attention_layers: 0,
+                replicated: 1_673_984,
+                config_layers: 0,
+                config_hidden: 1280,
             },
         ),
     },
@@ -270,6 +311,9 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
                 params: 700_147_712,
                 tokens_per_image: 1024,
                 cross_attention_layers: 0,
+                replicated: 1_678_592,
+                config_layers: 0,
+                config_hidden: 1280,
             },
         ),
     },
@@ -277,7 +321,11 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
     // Text numbers from `text_config`; 5 local layers (window 1024) to 1 global. Vision block =
     // published total minus text: SigLIP-400M (27 layers of width 1152, 896 px, 416,866,032) plus
     // the projector (1152 × hidden + a 1152 norm), exactly as counted from `vision_config`.
-    // 256 tokens per image.
+    // 256 tokens per image. Under tensor parallelism vLLM (`siglip.py`, `gemma3_mm.py`) splits
+    // the attention and MLP projections and the position table (`VocabParallelEmbedding`); each
+    // GPU keeps whole the patch convolution with its bias 678,528, per layer the LayerNorms and
+    // the `out_proj` / `fc2` biases (6,912 × 27), the post-LayerNorm 2,304 and the projector
+    // (`mm_input_projection_weight` and its norm).
     CatalogModel {
         id: "gemma-3-4b-it",
         name: "Gemma 3 4B IT",

@@ -3,16 +3,31 @@
 //!
 //! - **Budget** = `total_gpu_memory × gpu_memory_utilization` (`worker.py::determine_num_available_blocks`
 //!   in V0, `v1/worker/gpu_worker.py::determine_available_memory` in V1).
-//! - **Weights** = the parameters as loaded (`DeviceMemoryProfiler` around `load_model`), plus the
-//!   rotary `cos_sin_cache` buffer `max_position × head_dim × b` (`rotary_embedding.py::RotaryEmbedding`)
-//!   and the vocabulary padded to a multiple of 64 (`vocab_parallel_embedding.py::pad_vocab_size`).
+//! - **Weights** = the parameters as loaded (`DeviceMemoryProfiler` around `load_model`), split over
+//!   the tensor-parallel group as `budget::weights` describes, plus what vLLM adds per GPU:
+//!   - the rotary `cos_sin_cache` buffer `positions × rotary_dim × b`
+//!     (`rotary_embedding.py::RotaryEmbedding`), where `rotary_dim` is `qk_rope_head_dim` for MLA
+//!     (`deepseek_v2.py` builds its rope on the rope part only) and the positions are
+//!     `4 × max_position` for Qwen2-VL / Qwen2.5-VL's multimodal rope
+//!     (`MRotaryEmbedding.__init__`: `cache_max_position_num = max_position_embeddings * 4`);
+//!   - the vocabulary rows of the embedding and the untied head padded to 64 and then divided
+//!     (`vocab_parallel_embedding.py::VocabParallelEmbedding`: `num_embeddings_per_partition =
+//!     divide(pad_vocab_size(vocab, 64), tp_size)`);
+//!   - for MLA with a quantised `kv_b_proj`, its 16-bit copy kept as `W_UK_T` / `W_UV`
+//!     (`MLACommonImpl.process_weights_after_loading` dequantises it with
+//!     `get_and_maybe_dequant_weights`; an unquantised weight is only viewed):
+//!     `layers × heads/tp × (nope + v) × kv_lora_rank × b`;
+//!   - MXFP4 experts padded to the kernel's tiles (`mxfp4.py::Mxfp4MoEMethod.create_weights`): the
+//!     per-GPU intermediate width rounded up to 64 on Hopper (Triton kernels), to 128 with the
+//!     hidden width to 256 on Ampere/Ada (Marlin), both to 256 on Blackwell (FlashInfer).
 //! - **Non-torch**: v0.6.4 and older (`version: "v0-legacy"`) count `used − torch allocated`, i.e.
 //!   the whole CUDA context (0.35 GiB on an RTX 3090, issue #10517). Later versions take the
 //!   baseline after the context exists and count only what appears after it: kernel images loaded
 //!   later (0.01 GiB; +0.07 GiB once bitsandbytes kernels load; +0.06 GiB for the V1 engine), and
 //!   with TP > 1 two NCCL communicators (`PyNcclCommunicator` and torch's `ProcessGroupNCCL`:
 //!   544 MB each for 2 ranks, 688 MB for more, NVIDIA/nccl#964) plus custom all-reduce IPC buffers
-//!   (16 MiB). In those versions the CUDA context sits outside the budget.
+//!   (`runtime::CUSTOM_ALL_REDUCE_BYTES`). In those versions the CUDA context sits outside the
+//!   budget.
 //! - **Activation peak** of the profile run (`model_runner.py::profile_run` V0, `_dummy_run` +
 //!   `_dummy_sampler_run` V1): `max_num_batched_tokens` tokens through the model, then sampling for
 //!   `max_num_seqs` sequences with top-k/top-p — `budget::activations::peak` — plus the cuBLAS
@@ -34,10 +49,14 @@
 
 use super::{fraction_of, ratio};
 use crate::budget::Card;
-use crate::budget::{activations, components, kv_cache, runtime, BudgetInputs, ComponentId};
-use crate::budget::{GpuBudget, KvReport, StartFailure};
-use crate::bytes::{round_up, GIB, MIB};
+use crate::budget::{
+    activations, components, kv_cache, runtime, weights, BudgetInputs, ComponentId,
+};
+use crate::budget::{shard, GpuBudget, KvReport, StartFailure};
+use crate::bytes::{round_up, GIB};
+use crate::catalog::GpuArch;
 use crate::format::WeightFormat;
+use crate::model::{Family, ModelArch};
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -171,19 +190,83 @@ fn encoder_cache(v: &Vllm, inp: &BudgetInputs, batched_tokens: u64) -> u64 {
     }
 }
 
+/// The rotary `cos_sin_cache` (one per model, `get_rope` caches it): `positions × rotary_dim × b`
+/// with MLA's rope width (`qk_rope_head_dim`) and Qwen2-VL / Qwen2.5-VL's 4 × positions
+/// (`MRotaryEmbedding.__init__`).
+pub fn rotary_cache(a: &ModelArch, b: u64) -> u64 {
+    let dim = a
+        .mla
+        .map_or(u64::from(a.head_dim), |m| u64::from(m.qk_rope_head_dim));
+    let mrope = a.family == Family::Qwen2 && a.vision.is_some();
+    let positions = u64::from(a.max_position).saturating_mul(if mrope { 4 } else { 1 });
+    positions.saturating_mul(dim).saturating_mul(b)
+}
+
+/// The 16-bit copy of a quantised MLA `kv_b_proj` on one GPU (`W_UK_T` and `W_UV`, built by
+/// `MLACommonImpl.process_weights_after_loading` through `get_and_maybe_dequant_weights`).
+pub fn mla_dequantized_kv_b(a: &ModelArch, format: WeightFormat, tp: u64, b: u64) -> u64 {
+    match a.mla {
+        Some(m) if format.is_quantized() && format != WeightFormat::Mxfp4 => {
+            let per_head = u64::from(m.qk_nope_head_dim) + u64::from(m.v_head_dim);
+            u64::from(a.layers)
+                .saturating_mul(shard(u64::from(a.heads), tp))
+                .saturating_mul(per_head)
+                .saturating_mul(u64::from(m.kv_lora_rank))
+                .saturating_mul(b)
+        }
+        _ => 0,
+    }
+}
+
+/// Extra bytes per GPU of MXFP4 experts padded to the MoE kernel's tiles
+/// (`mxfp4.py::Mxfp4MoEMethod.create_weights` and `get_mxfp4_backend`): the per-GPU intermediate
+/// width `I / tp` is rounded up to 64 with the Triton kernels (Hopper, the default; also an
+/// unknown card), to 128 with the hidden width to 256 with Marlin (Ampere and Ada, which the
+/// Triton kernels do not support), and both to 256 with FlashInfer (Blackwell). Packed weights
+/// take half a byte and one E8M0 scale per 32 elements; `w13_bias` (2·I) and `w2_bias` (hidden)
+/// are bf16.
+pub fn mxfp4_padding(a: &ModelArch, format: WeightFormat, tp: u64, gpu: Option<GpuArch>) -> u64 {
+    let Some(m) = a.moe.filter(|_| format == WeightFormat::Mxfp4) else {
+        return 0;
+    };
+    let (i_align, h_align) = match gpu {
+        Some(GpuArch::Blackwell) => (256, 256),
+        Some(GpuArch::Ampere | GpuArch::Ada) => (128, 256),
+        _ => (64, 1),
+    };
+    let bytes = |i: u64, h: u64| {
+        let n = i.saturating_mul(h);
+        let weights = n
+            .div_ceil(2)
+            .saturating_add(n.div_ceil(32))
+            .saturating_mul(3);
+        let bias = if m.expert_bias {
+            i.saturating_mul(2).saturating_add(h).saturating_mul(2)
+        } else {
+            0
+        };
+        weights.saturating_add(bias)
+    };
+    let h = u64::from(a.hidden);
+    let i = shard(u64::from(m.expert_intermediate), tp);
+    let per_expert = bytes(round_up(i, i_align), round_up(h, h_align)).saturating_sub(bytes(i, h));
+    let moe_layers = (0..a.layers).filter(|&l| a.is_moe_layer(l)).count() as u64;
+    per_expert
+        .saturating_mul(u64::from(m.experts))
+        .saturating_mul(moe_layers)
+}
+
 /// One GPU's budget under vLLM.
 pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let tp = inp.tp();
     let a = inp.arch;
     let b = inp.weights.compute_bytes();
     let (weights, _) = inp.footprint.get(tp);
-    let vocab_pad = (round_up(u64::from(a.vocab), 64) - u64::from(a.vocab))
-        * u64::from(a.hidden)
-        * b
-        * if a.tied_embeddings { 1 } else { 2 }
-        / tp;
-    let rotary = u64::from(a.max_position) * u64::from(a.head_dim) * b;
-    let weights = weights + vocab_pad + rotary;
+    let weights = weights
+        .saturating_add(weights::vocab_padding(a, tp, b))
+        .saturating_add(rotary_cache(a, b))
+        .saturating_add(mla_dequantized_kv_b(a, inp.weights, tp, b))
+        .saturating_add(mxfp4_padding(a, inp.weights, tp, inp.gpu_arch));
     let lora = v.max_lora_rank.map_or(0, |r| {
         lora_slots(inp, u64::from(r)) * u64::from(v.max_loras.unwrap_or(1).max(1)) / tp
     });
@@ -213,7 +296,7 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         ),
     };
     let nccl = if tp > 1 {
-        2 * runtime::communication_buffers(inp.tensor_parallel) + 16 * MIB
+        2 * runtime::communication_buffers(inp.tensor_parallel) + runtime::CUSTOM_ALL_REDUCE_BYTES
     } else {
         0
     };
@@ -278,5 +361,64 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         failure,
         preallocates: true,
         phase: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    fn arch(id: &str) -> &'static ModelArch {
+        &catalog::model(id).expect("in catalog").arch
+    }
+
+    #[test]
+    fn rotary_cache_width_and_positions() {
+        // DeepSeek V3: the rope covers qk_rope_head_dim = 64 of 163,840 positions, bf16.
+        assert_eq!(rotary_cache(arch("deepseek-v3"), 2), 163_840 * 64 * 2);
+        // Qwen2.5-VL: MRotaryEmbedding keeps 4 × 128,000 positions of the 128-wide head.
+        assert_eq!(
+            rotary_cache(arch("qwen2.5-vl-7b-instruct"), 2),
+            4 * 128_000 * 128 * 2
+        );
+        // A plain model: max_position × head_dim (32 MiB for Llama 3.1 8B, as vLLM logs).
+        assert_eq!(
+            rotary_cache(arch("llama-3.1-8b-instruct"), 2),
+            131_072 * 128 * 2
+        );
+    }
+
+    #[test]
+    fn mla_keeps_a_16_bit_kv_b_only_when_quantised() {
+        // DeepSeek V3 FP8 at tp 8: 61 layers × 16 heads × (128 + 128) × 512 × 2 B.
+        let a = arch("deepseek-v3");
+        assert_eq!(
+            mla_dequantized_kv_b(a, WeightFormat::Fp8Block, 8, 2),
+            61 * 16 * 256 * 512 * 2
+        );
+        assert_eq!(mla_dequantized_kv_b(a, WeightFormat::Bf16, 8, 2), 0);
+        assert_eq!(
+            mla_dequantized_kv_b(arch("llama-3.1-8b-instruct"), WeightFormat::Fp8, 1, 2),
+            0
+        );
+    }
+
+    #[test]
+    fn mxfp4_experts_padded_per_gpu() {
+        // gpt-oss-120b (128 experts of 2880 in 36 layers, hidden 2880).
+        let a = arch("gpt-oss-120b");
+        let f = WeightFormat::Mxfp4;
+        let hopper = Some(GpuArch::Hopper);
+        // One GPU: 2880 is a multiple of 64, nothing to pad on Hopper.
+        assert_eq!(mxfp4_padding(a, f, 1, hopper), 0);
+        // tp 4: 720 → 768 per GPU; per expert 48 × 2880 elements at 17/32 B each, three
+        // matrices, plus 2 × 48 bf16 bias entries.
+        assert_eq!(mxfp4_padding(a, f, 4, hopper), 1_016_119_296);
+        assert_eq!(mxfp4_padding(a, f, 4, None), 1_016_119_296);
+        // Marlin (Ampere): 720 → 768 and the hidden width 2880 → 3072.
+        assert_eq!(mxfp4_padding(a, f, 4, Some(GpuArch::Ampere)), 2_100_805_632);
+        // Not MXFP4: nothing.
+        assert_eq!(mxfp4_padding(a, WeightFormat::Bf16, 4, hopper), 0);
     }
 }

@@ -275,7 +275,11 @@ fn read_sliding_window(
 
 /// A vision tower from `vision_config`, counted as a ViT (per layer: attention `4h² + 4h`, MLP
 /// `2hi + h + i`, two LayerNorms `4h`; patch embedding `3p²h`; positions; a two-layer projector to
-/// the text width). Catalog entries carry the checkpoint's exact count instead.
+/// the text width). Catalog entries carry the checkpoint's exact count instead. Under tensor
+/// parallelism the tower is placed as vLLM's CLIP (`clip.py`) and LLaVA projector
+/// (`llava.py::LlavaMultiModalProjector`) are: each GPU keeps whole the patch embedding, the
+/// position table, per layer the LayerNorms and the biases of the row-parallel `out_proj` and
+/// `fc2` (`6h`), and the projector's last bias; the rest is split.
 fn read_vision(
     outer: &Map<String, Value>,
     keys: &Keys,
@@ -312,6 +316,11 @@ fn read_vision(
         + t
         + t * t
         + t;
+    let replicated = (3u64.saturating_mul(patch).saturating_mul(patch))
+        .saturating_add(positions.saturating_add(1))
+        .saturating_add(layers.saturating_mul(6))
+        .saturating_mul(h)
+        .saturating_add(t);
     let tokens = if model_type.starts_with("llava_next") {
         positions * 5 + 48
     } else {
@@ -325,6 +334,9 @@ fn read_vision(
         params,
         tokens_per_image: u32::try_from(tokens).unwrap_or(u32::MAX),
         cross_attention_layers: cross,
+        replicated: replicated.min(params),
+        config_layers: vk.optional_count("num_hidden_layers")?.unwrap_or(0),
+        config_hidden: vk.optional_count("hidden_size")?.unwrap_or(0),
     }))
 }
 

@@ -25,7 +25,8 @@
 //!   are dense (DeepSeek `first_k_dense_replace`); then every `moe_every`-th layer is MoE (Llama 4
 //!   Maverick `interleave_moe_layer_step = 2`);
 //! - norms: two per layer, four for Gemma 2/3 (sandwich norms), plus the final norm;
-//! - a vision tower (VLMs) is one block of `params` parameters, read from the checkpoint.
+//! - a vision tower (VLMs) is one block of `params` parameters, read from the checkpoint, of
+//!   which `replicated` stay whole on every GPU under tensor parallelism.
 //!
 //! Phi-3 stores q/k/v fused as `qkv_proj` and gate/up as `gate_up_proj`: same element counts.
 
@@ -200,6 +201,28 @@ pub struct Vision {
     pub tokens_per_image: u32,
     /// Decoder layers that cross-attend to the image instead of caching text (Llama 3.2 Vision).
     pub cross_attention_layers: u32,
+    /// Of `params`, those every GPU of a tensor-parallel group keeps whole: patch and position
+    /// tables held as plain parameters, LayerNorms, the biases of row-parallel projections and
+    /// replicated projectors. The rest is split by the parallel linear layers vLLM builds the
+    /// towers from (`clip.py`, `siglip.py`, `qwen2_5_vl.py`, `mllama.py`, `mllama4.py`); see
+    /// each catalog entry. 0: the whole tower is split.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replicated: u64,
+    /// `vision_config.num_hidden_layers` as the config states it (0: the key is absent, e.g.
+    /// Qwen2.5-VL, which names it `depth`). SGLang sizes its VLM memory reduction from it.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub config_layers: u32,
+    /// `vision_config.hidden_size` as the config states it (0: absent).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub config_hidden: u32,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
 }
 
 /// Architecture numbers. All counts are per model (not per GPU).

@@ -87,8 +87,18 @@ pub enum Split {
     ByGpu,
     /// Divided by KV head; replicated when there are fewer KV heads than GPUs.
     ByKvHead,
-    /// A full copy on every GPU (norms, routers, MLA down-projections, vision tower).
+    /// A full copy on every GPU (norms, routers, MLA down-projections).
     Replicated,
+    /// Rows of three kinds stored as one tensor (the biases of an attention or MLP block, a
+    /// vision tower): `kv_rows` split by KV head (K and V biases), `replicated_rows` kept whole
+    /// on every GPU (the bias of a `RowParallelLinear` is not split, `linear.py`; norms and
+    /// position tables of a vision tower), the rest divided among the GPUs.
+    Mixed {
+        /// Rows split by KV head.
+        kv_rows: u64,
+        /// Rows every GPU keeps whole.
+        replicated_rows: u64,
+    },
 }
 
 /// One weight tensor (`rows × cols`, `cols` = input features), repeated `count` times (experts).
@@ -203,7 +213,10 @@ impl ModelArch {
         if let Some(vis) = self.vision {
             out.push(t(
                 TensorKind::Vision,
-                Split::Replicated,
+                Split::Mixed {
+                    kv_rows: 0,
+                    replicated_rows: vis.replicated.min(vis.params),
+                },
                 vis.params,
                 1,
                 None,
@@ -231,7 +244,7 @@ impl ModelArch {
                 });
             }
         };
-        use Split::{ByGpu, ByKvHead, Replicated};
+        use Split::{ByGpu, ByKvHead, Mixed, Replicated};
         use TensorKind as K;
         match self.mla {
             Some(m) => {
@@ -263,17 +276,28 @@ impl ModelArch {
                 add(K::AttnK, ByKvHead, kv, h, 1);
                 add(K::AttnV, ByKvHead, kv, h, 1);
                 add(K::AttnOutput, ByGpu, h, q, 1);
+                // q/k/v biases follow their projections (`QKVParallelLinear`); the o bias belongs
+                // to a `RowParallelLinear` and stays whole on every GPU.
+                let kv_bias = Mixed {
+                    kv_rows: 2 * kv,
+                    replicated_rows: 0,
+                };
                 if fam.qkv_bias() {
-                    add(K::Bias, ByGpu, q + 2 * kv, 1, 1);
+                    add(K::Bias, kv_bias, q + 2 * kv, 1, 1);
                 }
                 if fam.full_attention_bias() {
-                    // gpt-oss adds one learned sink logit per head.
+                    // gpt-oss adds one learned sink logit per head, split with the heads
+                    // (`gpt_oss.py::OAIAttention.sinks`: `num_attention_heads // tp_size`).
                     let sinks = if fam == Family::GptOss {
                         u64::from(self.heads)
                     } else {
                         0
                     };
-                    add(K::Bias, ByGpu, q + 2 * kv + h + sinks, 1, 1);
+                    let split = Mixed {
+                        kv_rows: 2 * kv,
+                        replicated_rows: h,
+                    };
+                    add(K::Bias, split, q + 2 * kv + h + sinks, 1, 1);
                 }
                 if fam.qk_norm() {
                     add(K::Norm, Replicated, 2 * hd, 1, 1);
@@ -292,7 +316,13 @@ impl ModelArch {
                 add(K::FfnUpExps, ByGpu, ie, h, e);
                 add(K::FfnDownExps, ByGpu, h, ie, e);
                 if m.expert_bias {
-                    add(K::Bias, ByGpu, 2 * ie + h, 1, e);
+                    // `w13_bias` is split with the intermediate; `w2_bias` has the hidden width
+                    // on every GPU (`mxfp4.py::Mxfp4MoEMethod.create_weights`).
+                    let split = Mixed {
+                        kv_rows: 0,
+                        replicated_rows: h,
+                    };
+                    add(K::Bias, split, 2 * ie + h, 1, e);
                 }
                 let is = u64::from(m.shared_intermediate);
                 add(K::FfnGateShexp, ByGpu, is, h, 1);
@@ -303,7 +333,11 @@ impl ModelArch {
                 let im = u64::from(self.intermediate);
                 add(K::FfnUp, ByGpu, im, h, 1);
                 add(K::FfnDown, ByGpu, h, im, 1);
-                add(K::Bias, ByGpu, im + h, 1, 1);
+                let split = Mixed {
+                    kv_rows: 0,
+                    replicated_rows: h,
+                };
+                add(K::Bias, split, im + h, 1, 1);
             }
             None => {
                 let im = u64::from(self.intermediate);
