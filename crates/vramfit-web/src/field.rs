@@ -75,7 +75,11 @@ pub fn parse_whole(text: &str) -> Result<u32, Problem> {
         if !n.is_finite() || n < 0.0 || n.fract() != 0.0 {
             return Err(Problem::NotWholeNumber);
         }
-        return Ok(if n > f64::from(u32::MAX) { u32::MAX } else { n as u32 });
+        return Ok(if n > f64::from(u32::MAX) {
+            u32::MAX
+        } else {
+            n as u32
+        });
     }
     match digits.parse::<u64>() {
         Ok(n) => Ok(u32::try_from(n).unwrap_or(u32::MAX)),

@@ -9,7 +9,8 @@
 //!   [`train_form`], [`gen_form`], [`custom_form`]; and their fieldsets: [`engine_inputs`],
 //!   [`train_inputs`], [`gen_inputs`], [`custom_inputs`];
 //! - [`form`] — every field as text and the conversion to a `Scenario`; [`inputs`] — the input
-//!   half of the page; [`result`], [`chart`], [`guidance`], [`measure_view`] — the answer half;
+//!   half of the page; [`result`], [`chart`], [`fixes_view`], [`guidance`], [`measure_view`] —
+//!   the answer half;
 //! - [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
 //! - [`app`] — the page layout and the state flow (form → scenario → estimate → view).
 
@@ -21,6 +22,7 @@ pub mod engine_form;
 pub mod engine_inputs;
 pub mod field;
 pub mod file_drop;
+pub mod fixes_view;
 pub mod form;
 pub mod gen_form;
 pub mod gen_inputs;

@@ -3,6 +3,7 @@
 //! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
 
 use crate::chart::ContextChart;
+use crate::fixes_view::Fixes;
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
@@ -39,6 +40,7 @@ pub fn Answer(
                 <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
             }.into_any(),
         }}
+        <Fixes e=e.clone() l=l />
         <EngineReport e=e.clone() l=l />
         <Warnings e=e.clone() l=l />
         <LimitsView e=e.clone() l=l />

@@ -8,7 +8,7 @@ use vramfit_core::budget::ComponentId;
 use vramfit_core::engine::StartFailure;
 use vramfit_core::format::WeightFormat;
 use vramfit_core::import::hf_config::ConfigError;
-use vramfit_core::plan::{Plan, Split, Verdict};
+use vramfit_core::plan::{Plan, Split, Verdict, VerdictReason};
 use vramfit_core::scenario::RangeError;
 use vramfit_core::warning::Warning;
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
@@ -410,27 +410,12 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
     format!("{base} ({})", t(l, how))
 }
 
-/// The one-sentence verdict.
+/// The one-sentence verdict, worded from the core's reason (never re-decided here).
 pub fn verdict(l: Locale, plan: &Plan) -> String {
     let used = plan.per_gpu_bytes;
     let cap = plan.card.capacity_bytes;
     let free = cap.saturating_sub(used);
     let title = plan_title(l, plan);
-    if let (Verdict::Tight, Some(kv)) = (plan.verdict, plan.kv.filter(|k| k.budget_bytes.is_some()))
-    {
-        return f(
-            l,
-            Key::VerdictTightConcurrency,
-            &[
-                ("plan", &title),
-                ("x", &l.decimal(kv.max_concurrency, 2)),
-                (
-                    "seqs",
-                    &l.count(PluralKey::Sequences, u64::from(plan.sequences_per_replica)),
-                ),
-            ],
-        );
-    }
     let args = [
         ("plan", title.as_str()),
         ("used", &gib(l, used)),
@@ -438,12 +423,32 @@ pub fn verdict(l: Locale, plan: &Plan) -> String {
         ("free", &gib(l, free)),
         ("pct", &percent(l, free, cap)),
     ];
-    let key = match plan.verdict {
-        Verdict::Fits => Key::VerdictFits,
-        Verdict::Tight => Key::VerdictTight,
-        Verdict::DoesNotFit => Key::VerdictDoesNotFit,
-    };
-    f(l, key, &args)
+    match plan.reason {
+        VerdictReason::FitsWithHeadroom => f(l, Key::VerdictFits, &args),
+        VerdictReason::IntoHeadroom => f(l, Key::VerdictTight, &args),
+        VerdictReason::ConcurrencyBelowSequences {
+            max_concurrency_centi,
+            sequences,
+        } => f(
+            l,
+            Key::VerdictTightConcurrency,
+            &[
+                ("plan", &title),
+                ("x", &l.decimal(max_concurrency_centi as f64 / 100.0, 2)),
+                ("seqs", &l.count(PluralKey::Sequences, u64::from(sequences))),
+            ],
+        ),
+        VerdictReason::OverCapacity | VerdictReason::WeightsAlone => {
+            f(l, Key::VerdictDoesNotFit, &args)
+        }
+        // The engine's own reason, not "larger than the card": its budget may well fit.
+        VerdictReason::EngineWillNotStart { failure } => format!(
+            "{} — {title}: {}",
+            t(l, Key::WordDoesNotFit),
+            start_failure(l, &failure)
+        ),
+        VerdictReason::NothingFits => t(l, Key::VerdictNoCard).into(),
+    }
 }
 
 /// The phase that sets the peak.

@@ -1,0 +1,99 @@
+//! "What would make it fit": the core's fixes as one-click links. Each link is the fix's whole
+//! scenario in the URL (the core evaluated it: its per-GPU bytes and verdict are shown beside it),
+//! so a click loads it and the browser's back button returns to what was typed.
+
+use crate::numbers::gib;
+use crate::text::{t, verdict_icon, verdict_word};
+use crate::url;
+use leptos::prelude::*;
+use vramfit_core::change::{Change, Fix};
+use vramfit_core::diffusion::Offload;
+use vramfit_core::engine::Engine;
+use vramfit_core::Estimate;
+use vramfit_i18n::{Key, Locale};
+
+/// The label of one change, from the same words as the fields it changes.
+fn label(l: Locale, fix: &Fix) -> String {
+    let field = |k: Key, v: &str| format!("{}: {v}", t(l, k));
+    match &fix.change {
+        Change::EngineFraction { fraction } => match fix.scenario.engine {
+            Some(Engine::Sglang(_)) => format!("mem_fraction_static = {fraction:.2}"),
+            _ => format!("gpu_memory_utilization = {fraction:.2}"),
+        },
+        Change::Context { tokens } => field(Key::ContextLabel, &l.integer(u64::from(*tokens))),
+        Change::Sequences { sequences } => {
+            field(Key::SequencesLabel, &l.integer(u64::from(*sequences)))
+        }
+        Change::KvCache { format } => field(Key::KvCacheLabel, format),
+        Change::Weights { format } => field(Key::WeightsLabel, format),
+        Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
+        Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
+        Change::Card { gpu, count } => {
+            let name = vramfit_core::catalog::gpu(gpu).map_or(gpu.as_str(), |g| g.name);
+            field(Key::CardLabel, &format!("{count} × {name}"))
+        }
+        Change::Checkpointing => field(Key::CheckpointingLabel, t(l, Key::CkptFull)),
+        Change::Optimizer8bit => field(Key::OptimizerLabel, t(l, Key::OptAdamw8bit)),
+        Change::Lora => field(Key::TrainMethod, t(l, Key::MethodLora)),
+        Change::Qlora => field(Key::TrainMethod, t(l, Key::MethodQlora)),
+        Change::Zero3 { count } => field(
+            Key::ShardingLabel,
+            &format!("{} × {count}", t(l, Key::ShardZero3)),
+        ),
+        Change::MicroBatch { micro_batch } => field(Key::MicroBatch, &micro_batch.to_string()),
+        Change::VaeTiling => t(l, Key::VaeTiling).to_string(),
+        Change::DenoiserFp8 => field(Key::DenoiserFormat, "fp8"),
+        Change::DropT5 => t(l, Key::DropT5).to_string(),
+        Change::Offload { mode } => field(
+            Key::OffloadLabel,
+            t(
+                l,
+                match mode {
+                    Offload::None => Key::OffloadNone,
+                    Offload::Model => Key::OffloadModel,
+                    Offload::Sequential => Key::OffloadSequential,
+                },
+            ),
+        ),
+        Change::ImageSize { side } => format!(
+            "{} × {}: {side} × {side} px",
+            t(l, Key::WidthLabel),
+            t(l, Key::HeightLabel)
+        ),
+        Change::Frames { frames } => field(Key::FramesLabel, &frames.to_string()),
+    }
+}
+
+/// The fixes of `e`, if any, as links that load each changed scenario.
+#[component]
+pub fn Fixes(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    (!e.fixes.is_empty()).then(|| {
+        view! {
+            <div class="fixes" data-testid="fixes">
+                <h3>{t(l, Key::GuideShrink)}</h3>
+                <ul>
+                    {e.fixes.iter().map(|fix| {
+                        let href = url::query_string(&fix.scenario, l);
+                        let figures = format!(
+                            "{} GiB/GPU · {} {}",
+                            gib(l, fix.per_gpu_bytes),
+                            verdict_icon(fix.verdict),
+                            verdict_word(l, fix.verdict),
+                        );
+                        view! {
+                            <li>
+                                <a href=href data-testid="fix">{label(l, fix)}</a>
+                                " → "<span class="fix-figures">{figures}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            </div>
+        }
+    })
+}
