@@ -28,16 +28,24 @@ fn stress() -> Vec<(String, Value)> {
     let patterns: Vec<String> = (0..256)
         .map(|i| format!("model.layers.{}.mlp", i * 4))
         .collect();
-    let serve = |ctx: u32, seqs: u32| json!({"inference": {"context_tokens": ctx, "sequences": seqs}});
+    let serve =
+        |ctx: u32, seqs: u32| json!({"inference": {"context_tokens": ctx, "sequences": seqs}});
     let mut out = Vec::new();
     for (engine, e) in [
         ("neutral", Value::Null),
         ("vllm", json!({"vllm": {}})),
         ("sglang", json!({"sglang": {}})),
         ("llama.cpp", json!({"llama_cpp": {"n_gpu_layers": 700}})),
-        ("transformers", json!({"transformers": {"attn_implementation": "eager"}})),
+        (
+            "transformers",
+            json!({"transformers": {"attn_implementation": "eager"}}),
+        ),
     ] {
-        for (weights, model) in [("gguf-q4_k_m", &deep), ("bnb-nf4", &deep), ("fp8-block", &moe)] {
+        for (weights, model) in [
+            ("gguf-q4_k_m", &deep),
+            ("bnb-nf4", &deep),
+            ("fp8-block", &moe),
+        ] {
             let mut s = json!({"model": model, "weights": weights, "workload": serve(32768, 64)});
             if !e.is_null() {
                 s["engine"] = e.clone();
@@ -76,7 +84,10 @@ fn regression_cases() -> Vec<(String, Value)> {
         .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
         .filter_map(|e| {
             let text = std::fs::read_to_string(e.path()).ok()?;
-            Some((e.file_name().to_string_lossy().into_owned(), serde_json::from_str(&text).ok()?))
+            Some((
+                e.file_name().to_string_lossy().into_owned(),
+                serde_json::from_str(&text).ok()?,
+            ))
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));

@@ -130,7 +130,7 @@ impl Plan {
             ..*base
         };
         let eb = job.gpu_budget(&card);
-        let per_gpu_bytes: u64 = eb.components.iter().map(|c| c.bytes).sum();
+        let per_gpu_bytes = crate::budget::total(&eb.components);
         let usable_bytes = card.capacity_bytes / 100 * u64::from(100 - headroom_percent.min(100));
         let verdict = if eb.failure.is_some() || per_gpu_bytes > card.capacity_bytes {
             Verdict::DoesNotFit
@@ -162,6 +162,6 @@ impl Plan {
 
     /// Memory of all cards together (what is being bought or rented).
     pub fn total_capacity(&self) -> u64 {
-        self.card.capacity_bytes * u64::from(self.count)
+        crate::bytes::mul(self.card.capacity_bytes, u64::from(self.count))
     }
 }

@@ -19,7 +19,7 @@ use super::{fraction_of, ratio};
 use crate::budget::Card;
 use crate::budget::{activations, components, kv_cache, runtime, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport, StartFailure};
-use crate::bytes::GIB;
+use crate::bytes::{add, mul, prod, GIB};
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +83,7 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     } else {
         0
     };
-    let free_before = card.capacity_bytes.saturating_sub(context + nccl);
+    let free_before = card.capacity_bytes.saturating_sub(add(context, nccl));
     let mfs = s
         .mem_fraction_static
         .unwrap_or_else(|| default_mem_fraction(card.capacity_bytes, tp));
@@ -100,18 +100,22 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         .chunked_prefill_size
         .map_or_else(|| default_chunk(card.capacity_bytes), u64::from);
     let running = s.max_running_requests.map_or(inp.sequences, u64::from);
-    let activation = activations::peak(inp, tp, chunk, running.min(chunk))
-        + runtime::cublas_workspace(inp.gpu_arch);
+    let activation = add(
+        activations::peak(inp, tp, chunk, running.min(chunk)),
+        runtime::cublas_workspace(inp.gpu_arch),
+    );
     let max_reqs = s.max_running_requests.map_or_else(
-        || (tokens * 512 / context_len.max(1)).clamp(2048, 4096),
+        || (mul(tokens, 512) / context_len.max(1)).clamp(2048, 4096),
         u64::from,
     );
-    let req_pool = 4 * (max_reqs + 1) * (context_len + 4);
-    let graphs = running.min(256)
-        * u64::from(a.layers)
-        * 8
-        * u64::from(a.hidden)
-        * inp.weights.compute_bytes();
+    let req_pool = prod(&[4, add(max_reqs, 1), add(context_len, 4)]);
+    let graphs = prod(&[
+        running.min(256),
+        u64::from(a.layers),
+        8,
+        u64::from(a.hidden),
+        inp.weights.compute_bytes(),
+    ]);
     let failure = if pool == 0 {
         Some(StartFailure::NoRoomForKvCache)
     } else if tokens < context_len {
