@@ -23,6 +23,7 @@ use crate::format::WeightFormat;
 use crate::model::{ModelArch, ModulePatterns, TensorKind};
 use crate::precision::Precision;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// A part of the memory budget. The UI maps each to its label and guidance in one `match`.
@@ -103,7 +104,14 @@ pub struct Footprint {
     layer_prefix: Vec<u128>,
     /// The tensors outside the layers, whole, as llama.cpp places them.
     outer: OuterWeights,
+    /// The architecture, for [`Footprint::weights_in`].
+    arch: ModelArch,
+    /// Weights in other formats (training's base formats), filled on first use.
+    other_formats: RefCell<Vec<(FormatTp, (u64, u64))>>,
 }
+
+/// A weight format and a tensor-parallel size.
+type FormatTp = (WeightFormat, u64);
 
 /// The tensors outside the decoder layers in the weight format, whole, grouped as llama.cpp
 /// places them.
@@ -177,7 +185,22 @@ impl Footprint {
             by_tp,
             layer_prefix,
             outer,
+            arch: *arch,
+            other_formats: RefCell::new(Vec::new()),
         }
+    }
+
+    /// (weights, allocator rounding) of the whole architecture in `format` (no module left
+    /// unquantised) on one GPU of a `tp`-way group: what a training run stores. Computed on the
+    /// first plan that asks and reused by every later one.
+    pub fn weights_in(&self, format: WeightFormat, tp: u64) -> (u64, u64) {
+        let key = (format, tp.max(1));
+        if let Some(&(_, v)) = self.other_formats.borrow().iter().find(|(k, _)| *k == key) {
+            return v;
+        }
+        let v = weights::per_gpu(&self.arch, format, key.1, &ModulePatterns::default());
+        self.other_formats.borrow_mut().push((key, v));
+        v
     }
 
     /// (weights, allocator rounding) on one GPU of a `tp`-way group; zero if `tp` was not prepared.

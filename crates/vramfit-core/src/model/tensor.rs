@@ -289,7 +289,7 @@ impl ModelArch {
 
     /// The tensors of decoder layer `i`, in load order.
     pub fn layer_tensors(&self, i: u32) -> Vec<Tensor> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(24);
         self.push_layer(&mut out, i);
         out
     }

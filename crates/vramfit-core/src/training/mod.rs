@@ -35,11 +35,11 @@ pub mod optimizer;
 
 pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision};
 
-use crate::budget::{components, reserve, runtime, weights, BudgetInputs, ComponentId};
+use crate::budget::{components, reserve, runtime, BudgetInputs, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
 use crate::bytes::{add, div, div_ceil, mul, prod, sum};
 use crate::format::WeightFormat;
-use crate::model::{ModelArch, ModulePatterns, Tensor, TensorKind};
+use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::Serialize;
 
 /// The phase of a training step that sets the peak.
@@ -141,12 +141,9 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
         (_, true) => WeightFormat::Fp32,
         (_, false) => WeightFormat::Bf16,
     };
-    let (stored, rounding) = weights::per_gpu(
-        a,
-        base_format,
-        u64::from(t.tensor_parallel.max(1)),
-        &ModulePatterns::default(),
-    );
+    let (stored, rounding) = inp
+        .footprint
+        .weights_in(base_format, u64::from(t.tensor_parallel.max(1)));
     let mut weights_bytes = div(stored, u64::from(t.pipeline_parallel.max(1)));
     // Sharding of the trainable state.
     let shard_group = match t.sharding {
