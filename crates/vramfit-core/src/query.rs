@@ -4,7 +4,7 @@
 //!
 //! | param | scenario field |
 //! |---|---|
-//! | `model` | `model.catalog` |
+//! | `model` | `model.catalog` (a catalog id or a Hub repo id; empty: no model) |
 //! | `config` | `model.hf_config` (compact JSON) |
 //! | `weights`, `kv` | `weights`, `kv_cache` |
 //! | `ctx`, `seqs`, `chunk` | `workload.inference.{context_tokens, sequences, prefill_chunk_tokens}` |
@@ -42,7 +42,8 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     match &s.model {
         Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
         Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
-        None => {}
+        // Without the parameter a link reads as the default model.
+        None => out.push(("model", String::new())),
     }
     out.push(("weights", s.weights.id()));
     if let Some(kv) = s.kv_cache {
@@ -118,6 +119,14 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
     for _ in 0..MAX_FALLBACK_PASSES {
         let errors = s.validate();
         if errors.is_empty() {
+            // An empty `model` is for workloads without one; a language model needs one.
+            if s.model.is_none() && s.workload.needs_model() {
+                s.model = Scenario::example().model;
+                notes.push(QueryNote {
+                    param: "model".into(),
+                    value: String::new(),
+                });
+            }
             return (s, notes);
         }
         fall_back(&mut s, &errors, &mut notes);
@@ -208,8 +217,12 @@ fn fall_back(
 fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
     let whole = |v: &str| v.parse::<u32>().ok();
     match key {
+        "model" if value.is_empty() => {
+            s.model = None;
+            true
+        }
         "model" => {
-            let ok = catalog::model(value).is_some();
+            let ok = catalog::lookup(value).is_some();
             if ok {
                 s.model = Some(ModelSource::Catalog(value.to_string()));
             }
