@@ -498,6 +498,79 @@ mod tests {
         assert!(!arch.tied_embeddings);
     }
 
+    /// Counts past the ceilings of `crate::limits::arch` are refused by name, at the ceiling they
+    /// are read; the issue-12 products that wrapped (u32 shared experts, vision tower) cannot arise.
+    #[test]
+    fn ceilings_are_typed_errors() {
+        let with = |key: &str, value: u64| {
+            let mut v: Value = serde_json::from_str(LLAMA_31_8B).expect("JSON");
+            v[key] = serde_json::json!(value);
+            parse_value(&v)
+        };
+        assert_eq!(with("num_hidden_layers", 1024).map(|a| a.layers), Ok(1024));
+        for (key, max) in [
+            ("num_hidden_layers", 1024),
+            ("hidden_size", 65_536),
+            ("intermediate_size", 262_144),
+            ("num_attention_heads", 1024),
+            ("head_dim", 4096),
+            ("vocab_size", 2_097_152),
+            ("max_position_embeddings", 1 << 24),
+        ] {
+            assert_eq!(
+                with(key, max + 1),
+                Err(ConfigError::TooLarge { key, max }),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            with("num_hidden_layers", u64::MAX),
+            Err(ConfigError::TooLarge {
+                key: "num_hidden_layers",
+                max: 1024
+            })
+        );
+        let moe = |shared: u64| {
+            parse_value(
+                &serde_json::json!({"model_type": "deepseek_v3", "hidden_size": 64,
+                "intermediate_size": 128, "num_hidden_layers": 4, "num_attention_heads": 4,
+                "vocab_size": 100, "n_routed_experts": 8, "num_experts_per_tok": 2,
+                "moe_intermediate_size": 65_536, "n_shared_experts": shared}),
+            )
+        };
+        assert_eq!(
+            moe(256).map(|a| a.moe.map(|m| m.shared_intermediate)),
+            Ok(Some(256 * 65_536))
+        );
+        assert_eq!(
+            moe(65_536),
+            Err(ConfigError::TooLarge {
+                key: "n_shared_experts",
+                max: 256
+            })
+        );
+        let vision = |image: u64| {
+            let mut v: Value = serde_json::from_str(LLAMA_31_8B).expect("JSON");
+            v["vision_config"] = serde_json::json!({"num_hidden_layers": 1024,
+                "hidden_size": 65_536, "intermediate_size": 262_144, "patch_size": 1,
+                "image_size": image});
+            parse_value(&v)
+        };
+        // At every ceiling at once the tower's count stays exact (far below 2^64).
+        let params = vision(16_384).map(|a| a.vision.map(|v| v.params));
+        assert!(
+            matches!(params, Ok(Some(p)) if p > 1 << 45 && p < 1 << 48),
+            "{params:?}"
+        );
+        assert_eq!(
+            vision(16_385),
+            Err(ConfigError::TooLarge {
+                key: "image_size",
+                max: 16_384
+            })
+        );
+    }
+
     #[test]
     fn errors_name_the_problem() {
         let check = |text: &str, want: ConfigError| assert_eq!(parse_str(text), Err(want));
