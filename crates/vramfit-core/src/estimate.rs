@@ -312,7 +312,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
                 .iter()
                 .map(|c| Component {
                     id: c.id,
-                    bytes: c.bytes * u64::from(p.count),
+                    bytes: crate::bytes::mul(c.bytes, u64::from(p.count)),
                 })
                 .collect()
         })
@@ -334,7 +334,8 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
         .as_ref()
         .filter(|_| llm)
         .map(|p| limits(&base, p, headroom));
-    let top = (base.context_tokens * 2).max(u64::from(arch.max_position).min(1 << 20));
+    let top =
+        crate::bytes::mul(base.context_tokens, 2).max(u64::from(arch.max_position).min(1 << 20));
     let mut curve = plan
         .as_ref()
         .filter(|_| llm)
@@ -364,7 +365,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             CurveAxis::Resolution
         };
     }
-    Ok(Estimate {
+    let mut estimate = Estimate {
         model: scenario.workload.needs_model().then(|| ModelSummary {
             id: prepared.entry.map(|m| m.id),
             name: prepared.entry.map(|m| m.name),
@@ -373,7 +374,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
         }),
         kv_cache_format: prepared.kv_format,
         context_tokens: base.context_tokens,
-        total_bytes: components.iter().map(|c| c.bytes).sum(),
+        total_bytes: crate::budget::total(&components),
         components,
         per_gpu_bytes: plan.as_ref().map_or(0, |p| p.per_gpu_bytes),
         fits: plan.as_ref().is_some_and(|p| p.verdict == Verdict::Fits),
@@ -400,7 +401,37 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
         recommendation,
         fixes: Vec::new(),
         rules_of_thumb: rules_of_thumb(params, scenario.weights),
-    })
+    };
+    if saturated(&estimate) {
+        estimate.warnings.push(Warning::Saturated);
+    }
+    Ok(estimate)
+}
+
+/// Whether a figure of the estimate reached 2^64 bytes (`crate::bytes::SATURATED`): the scenario
+/// then fits nowhere, and the figures at that limit are bounds, not sizes.
+fn saturated(e: &Estimate) -> bool {
+    use crate::bytes::is_saturated;
+    let plan = |p: &Plan| {
+        is_saturated(p.per_gpu_bytes)
+            || is_saturated(p.host_bytes)
+            || p.per_gpu_components.iter().any(|c| is_saturated(c.bytes))
+    };
+    e.components.iter().any(|c| is_saturated(c.bytes))
+        || [
+            e.total_bytes,
+            e.per_gpu_bytes,
+            e.kv_bytes_per_token,
+            e.host_bytes,
+            e.host_ram_bytes,
+            e.rules_of_thumb.weights_only_bytes,
+            e.kv_cache_bytes.unwrap_or(0),
+            e.model.as_ref().map_or(0, |m| m.params),
+        ]
+        .into_iter()
+        .any(is_saturated)
+        || e.plan.as_ref().is_some_and(plan)
+        || e.recommendation.single_cards.iter().any(plan)
 }
 
 fn collect_warnings(
@@ -450,20 +481,20 @@ fn collect_warnings(
         warnings.push(Warning::QuantizedWeights);
     }
     if let Some(p) = plan {
-        let outside: u64 = p
-            .per_gpu_components
-            .iter()
-            .filter(|c| {
-                matches!(
-                    c.id,
-                    ComponentId::CudaContext
-                        | ComponentId::CommunicationBuffers
-                        | ComponentId::EngineOverhead
-                        | ComponentId::CudaGraphs
-                )
-            })
-            .map(|c| c.bytes)
-            .sum();
+        let outside = crate::bytes::sum(
+            p.per_gpu_components
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c.id,
+                        ComponentId::CudaContext
+                            | ComponentId::CommunicationBuffers
+                            | ComponentId::EngineOverhead
+                            | ComponentId::CudaGraphs
+                    )
+                })
+                .map(|c| c.bytes),
+        );
         warnings.push(Warning::OutsideAllocator { bytes: outside });
     }
     if base.workload.needs_model() {

@@ -27,6 +27,7 @@
 //! (gpt-oss) quantise only the routed experts. GGUF quantises the embedding and the head too and
 //! keeps 1-D tensors in f32.
 
+use crate::bytes::{add, div_ceil, mul, prod, sum};
 use crate::gguf::{self, GgufContext, GgufPreset, GgufTensor};
 use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -226,18 +227,18 @@ impl WeightFormat {
         }
     }
 
-    /// Bytes of one tensor (all its instances) stored in this format. `arch` gives the context
-    /// GGUF's per-layer rules need.
+    /// Bytes of one tensor (all its instances) stored in this format, saturating. `arch` gives
+    /// the context GGUF's per-layer rules need.
     pub fn tensor_bytes(self, t: &Tensor, arch: &ModelArch) -> u64 {
         let n = t.numel();
         let (rows, cols, count) = (t.rows, t.cols, t.count);
         let sixteen = match self {
-            WeightFormat::Fp32 => 4 * n,
-            _ => 2 * n,
+            WeightFormat::Fp32 => mul(4, n),
+            _ => mul(2, n),
         };
         if let WeightFormat::Gguf(preset) = self {
             let ty = gguf::tensor_type(preset, gguf_kind(t.kind, arch), &gguf_context(t, arch));
-            return ty.bytes_for(rows * cols) * count;
+            return mul(ty.bytes_for(mul(rows, cols)), count);
         }
         let quantised =
             t.kind.is_layer_linear() && (self != WeightFormat::Mxfp4 || t.kind.is_expert());
@@ -253,32 +254,42 @@ impl WeightFormat {
         };
         match self {
             WeightFormat::Fp32 | WeightFormat::Bf16 | WeightFormat::Fp16 => sixteen,
-            WeightFormat::Fp8 => n + 8 * count,
-            WeightFormat::Fp8Block => n + rows.div_ceil(128) * cols.div_ceil(128) * 4 * count,
+            WeightFormat::Fp8 => add(n, mul(8, count)),
+            WeightFormat::Fp8Block => {
+                add(n, prod(&[rows.div_ceil(128), cols.div_ceil(128), 4, count]))
+            }
             WeightFormat::Int8 => n,
-            WeightFormat::Int4 => n.div_ceil(2),
+            WeightFormat::Int4 => div_ceil(n, 2),
             WeightFormat::Gptq { bits, group } => {
                 let b = u64::from(bits);
                 let gs = groups(group);
-                ((n * b).div_ceil(8) + (gs * rows * b).div_ceil(8) + gs * rows * 2)
-                    + cols * 4 * count
+                sum([
+                    div_ceil(mul(n, b), 8),
+                    div_ceil(prod(&[gs, rows, b]), 8),
+                    prod(&[gs, rows, 2]),
+                    prod(&[cols, 4, count]),
+                ])
             }
             WeightFormat::Awq { group } => {
-                let gs = groups(group) * count;
-                n.div_ceil(2) + (gs * rows).div_ceil(2) + gs * rows * 2
+                let gs = mul(groups(group), count);
+                sum([
+                    div_ceil(n, 2),
+                    div_ceil(mul(gs, rows), 2),
+                    prod(&[gs, rows, 2]),
+                ])
             }
-            WeightFormat::BnbInt8 => n + rows * 4 * count,
+            WeightFormat::BnbInt8 => add(n, prod(&[rows, 4, count])),
             WeightFormat::BnbNf4 { double_quant } | WeightFormat::BnbFp4 { double_quant } => {
-                let per = rows * cols;
-                let blocks = per.div_ceil(64);
+                let per = mul(rows, cols);
+                let blocks = div_ceil(per, 64);
                 let absmax = if double_quant {
-                    blocks + blocks.div_ceil(256) * 4 + 256 * 4
+                    sum([blocks, mul(div_ceil(blocks, 256), 4), 256 * 4])
                 } else {
-                    blocks * 4
+                    mul(blocks, 4)
                 };
-                (per.div_ceil(2) + absmax) * count
+                mul(add(div_ceil(per, 2), absmax), count)
             }
-            WeightFormat::Mxfp4 => n.div_ceil(2) + n.div_ceil(32),
+            WeightFormat::Mxfp4 => add(div_ceil(n, 2), div_ceil(n, 32)),
             WeightFormat::Gguf(_) => sixteen,
         }
     }

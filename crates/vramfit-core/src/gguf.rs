@@ -286,6 +286,17 @@ pub fn tensor_type_imatrix(
     fallback(preset_rule(preset, tensor, ctx, imatrix), ctx.row_len)
 }
 
+/// What the per-layer rules read of a block's position: two blocks of one model with the same
+/// class get the same type for every tensor, so a model's blocks are costed once per class.
+pub fn layer_class(layer: u32, n_layers: u32) -> u8 {
+    let (i, n) = (u64::from(layer), u64::from(n_layers));
+    u8::from(use_more_bits(i, n))
+        | u8::from(i < 2) << 1
+        | u8::from(i < 4) << 2
+        | u8::from(i < n / 16) << 3
+        | u8::from(i < n / 8) << 4
+}
+
 /// `use_more_bits` from `llama_tensor_get_type_impl`.
 fn use_more_bits(i: u64, n: u64) -> bool {
     i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2
@@ -580,5 +591,59 @@ mod tests {
         let odd = cx(10, 24, 8, 32, 2881);
         assert_eq!(tensor_type(P::Q4KM, T::AttnQ, &odd), G::F16);
         assert_eq!(tensor_type(P::Q8_0, T::AttnQ, &odd), G::F16);
+    }
+
+    /// Blocks of one class get one type per tensor, for every preset, tensor and model depth.
+    #[test]
+    fn layer_class_decides_the_per_layer_rules() {
+        let tensors = [
+            T::TokenEmbd,
+            T::Output,
+            T::AttnQ,
+            T::AttnK,
+            T::AttnV,
+            T::AttnOutput,
+            T::AttnQkv,
+            T::AttnKvA,
+            T::AttnKvB,
+            T::AttnQA,
+            T::AttnQB,
+            T::FfnGate,
+            T::FfnUp,
+            T::FfnDown,
+            T::FfnGateExps,
+            T::FfnUpExps,
+            T::FfnDownExps,
+            T::FfnGateShexp,
+            T::FfnUpShexp,
+            T::FfnDownShexp,
+            T::Router,
+            T::Norm,
+            T::Bias,
+        ];
+        for n in 1..130u32 {
+            let mut seen: Vec<(u8, Vec<GgmlType>)> = Vec::new();
+            for i in 0..n {
+                let types: Vec<GgmlType> = P::ALL
+                    .iter()
+                    .flat_map(|&p| {
+                        tensors.iter().flat_map(move |&t| {
+                            [(4, 0), (8, 8), (1, 8)]
+                                .into_iter()
+                                .flat_map(move |(gqa, e)| {
+                                    [false, true].into_iter().map(move |im| {
+                                        tensor_type_imatrix(p, t, &cx(i, n, gqa, e, 4096), im)
+                                    })
+                                })
+                        })
+                    })
+                    .collect();
+                let class = layer_class(i, n);
+                match seen.iter().find(|(c, _)| *c == class) {
+                    Some((_, t)) => assert_eq!(*t, types, "layer {i} of {n}"),
+                    None => seen.push((class, types)),
+                }
+            }
+        }
     }
 }

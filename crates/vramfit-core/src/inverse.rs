@@ -137,7 +137,7 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
         headroom,
     };
     let per_replica = |s: u64| match plan.split {
-        Split::Replicas => s * u64::from(plan.count),
+        Split::Replicas => crate::bytes::mul(s, u64::from(plan.count)),
         _ => s,
     };
     let seqs = base.sequences;
@@ -205,9 +205,11 @@ pub fn context_curve(
                         Split::TensorParallel => p.count,
                         _ => 1,
                     });
-                    let need = kv_cache::per_sequence(base.arch, c, tp, base.kv_cache.bits())
-                        * u64::from(p.sequences_per_replica);
-                    p.per_gpu_bytes.saturating_sub(k.kv_cache_bytes) + need
+                    let need = crate::bytes::mul(
+                        kv_cache::per_sequence(base.arch, c, tp, base.kv_cache.bits()),
+                        u64::from(p.sequences_per_replica),
+                    );
+                    crate::bytes::add(crate::bytes::sub(p.per_gpu_bytes, k.kv_cache_bytes), need)
                 }
                 None => p.per_gpu_bytes,
             };

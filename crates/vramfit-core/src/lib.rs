@@ -25,7 +25,8 @@
 //!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
 //! - [`measure`] — measurement scripts and commands for the scenario, and a reader for their output;
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
-//! - [`bytes`] — units.
+//! - [`bytes`] — units, and the saturating arithmetic every formula uses (figures stop at 2^64
+//!   bytes instead of wrapping); [`limits`] — accepted ranges and `config.json` ceilings.
 
 pub mod budget;
 pub mod bytes;

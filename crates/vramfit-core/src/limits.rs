@@ -22,6 +22,43 @@ pub const MAX_CONTEXT_TOKENS: u32 = 10_000_000;
 pub const MAX_SEQUENCES: u32 = 100_000;
 /// Largest GPU count accepted.
 pub const MAX_GPUS: u32 = 64;
+/// Most entries of `unquantized_modules` accepted (real checkpoints list a handful: the head, a
+/// vision tower, a few layers' MLPs).
+pub const MAX_UNQUANTIZED_MODULES: usize = 256;
+/// Longest module path accepted in `unquantized_modules`, bytes.
+pub const MAX_MODULE_PATH_LEN: usize = 256;
+
+/// Ceilings on the architecture numbers of a pasted `config.json`, far above every released
+/// model (the largest value we know in brackets) and low enough that the work of an estimate stays
+/// bounded (each layer kind is costed once, the layer runs are counted) and products of a few
+/// dimensions stay far below 2^64. A larger value is refused with `ConfigError::TooLarge`.
+pub mod arch {
+    /// `num_hidden_layers` (Llama 3.1 405B: 126; DeepNet, the deepest published transformer: 1000).
+    pub const LAYERS: u32 = 1024;
+    /// `hidden_size` (MT-NLG 530B: 20,480; Llama 3.1 405B: 16,384).
+    pub const HIDDEN: u32 = 65_536;
+    /// `intermediate_size` and the experts' widths (Nemotron-4 340B: 73,728; Llama 3.1 405B: 53,248).
+    pub const INTERMEDIATE: u32 = 262_144;
+    /// `num_attention_heads`, `num_key_value_heads` (Llama 3.1 405B, DeepSeek V3, MT-NLG: 128).
+    pub const HEADS: u32 = 1024;
+    /// `head_dim` and the MLA per-head widths (Gemma 2/3: 256; DeepSeek V3 query/key: 192).
+    pub const HEAD_DIM: u32 = 4096;
+    /// `vocab_size` (Gemma 3: 262,208; BLOOM: 250,880).
+    pub const VOCAB: u32 = 2_097_152;
+    /// Routed experts (Switch-C: 2048; Kimi K2: 384; DeepSeek V3: 256), also experts per token.
+    pub const EXPERTS: u32 = 4096;
+    /// `n_shared_experts` (DeepSeek V2/V3: 2 / 1).
+    pub const SHARED_EXPERTS: u32 = 256;
+    /// MLA ranks `kv_lora_rank`, `q_lora_rank` (DeepSeek V3: 512 / 1536).
+    pub const LORA_RANK: u32 = 65_536;
+    /// Token counts: `max_position_embeddings`, `sliding_window`, `attention_chunk_size`
+    /// (Llama 4 Scout: 10,485,760 positions).
+    pub const TOKENS: u32 = 1 << 24;
+    /// A vision tower's `image_size` in pixels (Gemma 3: 896; Llama 3.2 Vision: 560).
+    pub const IMAGE_SIZE: u32 = 16_384;
+    /// A vision tower's `patch_size` (14 or 16 everywhere).
+    pub const PATCH: u32 = 1024;
+}
 
 /// A scenario field that validation can reject.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -51,6 +88,8 @@ pub enum Field {
     Item(usize),
     /// A generation setting, by its scenario name.
     Generation(&'static str),
+    /// `unquantized_modules` (too many entries, or one too long).
+    UnquantizedModules,
 }
 
 /// Why a field was rejected, with the accepted range.

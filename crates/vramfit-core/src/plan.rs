@@ -273,10 +273,7 @@ impl Plan {
             ..*base
         };
         let eb = job.gpu_budget(&card);
-        let per_gpu_bytes = eb
-            .components
-            .iter()
-            .fold(0u64, |a, c| a.saturating_add(c.bytes));
+        let per_gpu_bytes = crate::budget::total(&eb.components);
         let usable_bytes = usable_bytes(card.capacity_bytes, headroom_percent);
         let reason = judge(
             &eb.components,
@@ -347,6 +344,6 @@ impl Plan {
 
     /// Memory of all cards together (what is being bought or rented).
     pub fn total_capacity(&self) -> u64 {
-        self.card.capacity_bytes * u64::from(self.count)
+        crate::bytes::mul(self.card.capacity_bytes, u64::from(self.count))
     }
 }

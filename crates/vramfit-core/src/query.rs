@@ -4,19 +4,22 @@
 //!
 //! | param | scenario field |
 //! |---|---|
-//! | `model` | `model.catalog` |
+//! | `model` | `model.catalog` (a catalog id or a Hub repo id; empty: no model) |
 //! | `config` | `model.hf_config` (compact JSON) |
 //! | `weights`, `kv` | `weights`, `kv_cache` |
 //! | `ctx`, `seqs`, `chunk` | `workload.inference.{context_tokens, sequences, prefill_chunk_tokens}` |
 //! | `train` | `workload.train` (compact JSON) |
 //! | `gpu` / `mem`, `n` | `hardware.{gpu, gpu_memory_gib, count}` |
+//! | `cuda_ctx` | `hardware.cuda_context_mib` |
 //! | `headroom` | `headroom_percent` |
 //! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
+//! | `unquantized` | `unquantized_modules` (compact JSON array) |
 //!
 //! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
 //! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
-//! [`QueryNote`] naming it, so the page never goes blank. Unknown parameters are ignored (an
-//! embedding page may add its own).
+//! [`QueryNote`] naming it, so the page never goes blank. Fallbacks repeat until the scenario
+//! validates (a fallen-back `n` can make a training run's `tensor_parallel` too large in turn).
+//! Unknown parameters are ignored (an embedding page may add its own).
 
 use crate::catalog;
 use crate::format::WeightFormat;
@@ -39,7 +42,8 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     match &s.model {
         Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
         Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
-        None => {}
+        // Without the parameter a link reads as the default model.
+        None => out.push(("model", String::new())),
     }
     out.push(("weights", s.weights.id()));
     if let Some(kv) = s.kv_cache {
@@ -71,12 +75,25 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     if s.hardware.count != 1 {
         out.push(("n", s.hardware.count.to_string()));
     }
+    if let Some(mib) = s.hardware.cuda_context_mib {
+        out.push(("cuda_ctx", mib.to_string()));
+    }
     out.push(("headroom", s.headroom_percent.to_string()));
     if let Some(e) = &s.engine {
         out.push(("engine", serde_json::to_string(e).unwrap_or_default()));
     }
+    if !s.unquantized_modules.is_empty() {
+        out.push((
+            "unquantized",
+            serde_json::to_string(&s.unquantized_modules).unwrap_or_default(),
+        ));
+    }
     out
 }
+
+/// Fallback passes before giving up on the parameters altogether (each pass resets at least one
+/// field to its default, and there are fewer fields than this).
+const MAX_FALLBACK_PASSES: usize = 16;
 
 /// Reads pairs onto the default scenario, field by field. Returns the scenario and a note for each
 /// unusable parameter. A `train` parameter switches the workload to training first, so the order
@@ -97,9 +114,35 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
             });
         }
     }
-    // A parameter can be valid alone yet out of range (checked by the scenario's own rules).
+    // A parameter can be valid alone yet out of range (checked by the scenario's own rules); a
+    // fallback can in turn invalidate another field, so validate again until nothing is left.
+    for _ in 0..MAX_FALLBACK_PASSES {
+        let errors = s.validate();
+        if errors.is_empty() {
+            // An empty `model` is for workloads without one; a language model needs one.
+            if s.model.is_none() && s.workload.needs_model() {
+                s.model = Scenario::example().model;
+                notes.push(QueryNote {
+                    param: "model".into(),
+                    value: String::new(),
+                });
+            }
+            return (s, notes);
+        }
+        fall_back(&mut s, &errors, &mut notes);
+    }
+    // Unreachable in practice: every pass clears at least one field.
+    (Scenario::example(), notes)
+}
+
+/// Resets each field `errors` names to its default, with a note naming the parameter.
+fn fall_back(
+    s: &mut Scenario,
+    errors: &[(crate::scenario::Field, crate::scenario::RangeError)],
+    notes: &mut Vec<QueryNote>,
+) {
     let fallback = Scenario::example();
-    for (field, _) in s.validate() {
+    for &(field, _) in errors {
         use crate::scenario::Field;
         let (param, value) = match field {
             Field::ContextTokens | Field::Sequences | Field::PrefillChunkTokens => {
@@ -124,6 +167,9 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                 (p, v.to_string())
             }
             Field::Train(_) | Field::Item(_) | Field::Generation(_) => {
+                if matches!(s.workload, Workload::Inference(_)) {
+                    continue; // already reset by an earlier field of this pass
+                }
                 let old = std::mem::replace(&mut s.workload, fallback.workload.clone());
                 let param = match old {
                     Workload::Custom(_) => "custom",
@@ -135,37 +181,48 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
             }
             Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
             Field::GpuMemory | Field::Hardware => {
-                let old = s.hardware.gpu_memory_gib.take();
-                ("mem", old.map(|m| m.to_string()).unwrap_or_default())
+                let Some(old) = s.hardware.gpu_memory_gib.take() else {
+                    continue;
+                };
+                ("mem", old.to_string())
             }
             Field::Headroom => (
                 "headroom",
                 std::mem::replace(&mut s.headroom_percent, fallback.headroom_percent).to_string(),
             ),
             Field::Engine(_) => {
-                let old = s.engine.take();
-                (
-                    "engine",
-                    old.map(|e| serde_json::to_string(&e).unwrap_or_default())
-                        .unwrap_or_default(),
-                )
+                let Some(old) = s.engine.take() else {
+                    continue;
+                };
+                ("engine", serde_json::to_string(&old).unwrap_or_default())
             }
-            Field::Version => continue,
+            Field::UnquantizedModules => (
+                "unquantized",
+                serde_json::to_string(&std::mem::take(&mut s.unquantized_modules))
+                    .unwrap_or_default(),
+            ),
+            Field::Version => {
+                s.version = fallback.version;
+                continue;
+            }
         };
         notes.push(QueryNote {
             param: param.to_string(),
             value,
         });
     }
-    (s, notes)
 }
 
 /// Applies one parameter; `false` when its value is unusable (the scenario is then unchanged).
 fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
     let whole = |v: &str| v.parse::<u32>().ok();
     match key {
+        "model" if value.is_empty() => {
+            s.model = None;
+            true
+        }
         "model" => {
-            let ok = catalog::model(value).is_some();
+            let ok = catalog::lookup(value).is_some();
             if ok {
                 s.model = Some(ModelSource::Catalog(value.to_string()));
             }
@@ -240,6 +297,11 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             set(&mut s.hardware.gpu_memory_gib, parsed.map(Some))
         }
         "n" => set(&mut s.hardware.count, whole(value)),
+        "cuda_ctx" => set(&mut s.hardware.cuda_context_mib, whole(value).map(Some)),
+        "unquantized" => set(
+            &mut s.unquantized_modules,
+            serde_json::from_str::<Vec<String>>(value).ok(),
+        ),
         "headroom" => set(&mut s.headroom_percent, whole(value)),
         _ => true,
     }

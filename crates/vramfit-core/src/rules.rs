@@ -4,6 +4,7 @@
 //! - Inference: ≈ 2 GB per billion parameters at FP16 plus ≈ 20 % for short contexts — i.e. the
 //!   weights × 1.2, at the chosen format's nominal bytes.
 
+use crate::bytes::{div, from_u128, mul};
 use crate::format::WeightFormat;
 use serde::Serialize;
 
@@ -18,9 +19,10 @@ pub struct RulesOfThumb {
 
 /// Rules of thumb for `params` parameters stored as `format`.
 pub fn rules_of_thumb(params: u64, format: WeightFormat) -> RulesOfThumb {
-    let weights_only_bytes = (params * format.nominal_bits()).div_ceil(8);
+    let weights_only_bytes =
+        from_u128((u128::from(params) * u128::from(format.nominal_bits())).div_ceil(8));
     RulesOfThumb {
         weights_only_bytes,
-        inference_bytes: weights_only_bytes / 5 * 6,
+        inference_bytes: mul(div(weights_only_bytes, 5), 6),
     }
 }

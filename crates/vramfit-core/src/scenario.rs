@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::limits::{
     check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, DEFAULT_PREFILL_CHUNK_TOKENS,
-    MAX_CONTEXT_TOKENS, MAX_GPUS, MAX_HEADROOM_PERCENT, MAX_SEQUENCES, MIN_HEADROOM_PERCENT,
-    SCENARIO_VERSION,
+    MAX_CONTEXT_TOKENS, MAX_GPUS, MAX_HEADROOM_PERCENT, MAX_MODULE_PATH_LEN, MAX_SEQUENCES,
+    MAX_UNQUANTIZED_MODULES, MIN_HEADROOM_PERCENT, SCENARIO_VERSION,
 };
 
 /// A complete, versioned description of what to estimate.
@@ -224,7 +224,8 @@ impl Scenario {
     /// Every range violation, field by field (empty when the scenario is valid). Each workload
     /// and the engine check their own fields (`validate` on their types); this adds the
     /// scenario's own and keeps the order the golden files record: version, workload, hardware,
-    /// headroom, generation, the hardware pair, the engine.
+    /// headroom, generation, the hardware pair, the engine, the unquantised modules (at most
+    /// [`MAX_UNQUANTIZED_MODULES`] paths of at most [`MAX_MODULE_PATH_LEN`] bytes).
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         let mut errs = Vec::new();
         let check = |errs: &mut Vec<_>, field, v: f64, min: f64, max: f64| {
@@ -270,6 +271,20 @@ impl Scenario {
         }
         if let Some(engine) = &self.engine {
             errs.extend(engine.validate());
+        }
+        if self.unquantized_modules.len() > MAX_UNQUANTIZED_MODULES {
+            errs.push((
+                Field::UnquantizedModules,
+                RangeError::TooLarge {
+                    max: MAX_UNQUANTIZED_MODULES as f64,
+                },
+            ));
+        } else if self
+            .unquantized_modules
+            .iter()
+            .any(|m| m.len() > MAX_MODULE_PATH_LEN)
+        {
+            errs.push((Field::UnquantizedModules, RangeError::Invalid));
         }
         errs
     }

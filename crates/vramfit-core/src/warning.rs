@@ -67,4 +67,7 @@ pub enum Warning {
         /// Host bytes needed.
         bytes: u64,
     },
+    /// A figure reached 2^64 bytes (16 EiB), the largest the estimate represents, and is shown at
+    /// that limit: no hardware holds this scenario.
+    Saturated,
 }

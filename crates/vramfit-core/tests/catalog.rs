@@ -197,3 +197,32 @@ fn unified_machines_can_be_chosen_by_id() {
     let e = vramfit_core::estimate(&s).expect("estimate");
     assert!(e.fits);
 }
+
+/// The config.json ceilings (`limits::arch`) lie far above every catalog model.
+#[test]
+fn catalog_models_lie_within_the_config_ceilings() {
+    use vramfit_core::limits::arch;
+    for m in vramfit_core::catalog::models() {
+        let a = &m.arch;
+        let within = |v: u32, max: u32| v <= max / 4;
+        assert!(within(a.layers, arch::LAYERS), "{}", m.id);
+        assert!(within(a.hidden, arch::HIDDEN), "{}", m.id);
+        assert!(within(a.intermediate, arch::INTERMEDIATE), "{}", m.id);
+        assert!(
+            within(a.heads, arch::HEADS) && within(a.kv_heads, arch::HEADS),
+            "{}",
+            m.id
+        );
+        assert!(within(a.head_dim, arch::HEAD_DIM), "{}", m.id);
+        assert!(within(a.vocab, arch::VOCAB), "{}", m.id);
+        assert!(a.max_position <= arch::TOKENS, "{}", m.id);
+        if let Some(moe) = a.moe {
+            assert!(within(moe.experts, arch::EXPERTS), "{}", m.id);
+            assert!(
+                within(moe.expert_intermediate, arch::INTERMEDIATE),
+                "{}",
+                m.id
+            );
+        }
+    }
+}

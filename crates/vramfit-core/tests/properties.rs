@@ -69,7 +69,13 @@ proptest! {
     fn monotone_in_context_sequences_and_width(model in 0usize..64, w in 0usize..3, ctx in 1u32..100_000, seqs in 1u32..200, extra in 1u32..50_000) {
         let base = total(&scenario(model, BY_WIDTH[w], ctx, seqs, 80.0, 1));
         prop_assert!(total(&scenario(model, BY_WIDTH[w], ctx + extra, seqs, 80.0, 1)) >= base);
-        prop_assert!(total(&scenario(model, BY_WIDTH[w], ctx, seqs + extra % 64 + 1, 80.0, 1)) >= base);
+        let more = seqs + extra % 64 + 1;
+        // vLLM's sampler keeps 36 B per vocabulary entry and sequence from 128 sequences on, 48 B
+        // below (`budget/activations.rs`): crossing 128 may lower the sampler's term. Compare on
+        // one side of it.
+        if (seqs < 128) == (more < 128) {
+            prop_assert!(total(&scenario(model, BY_WIDTH[w], ctx, more, 80.0, 1)) >= base);
+        }
         prop_assert!(total(&scenario(model, BY_WIDTH[w + 1], ctx, seqs, 80.0, 1)) >= base);
     }
 

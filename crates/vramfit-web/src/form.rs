@@ -250,6 +250,7 @@ fn input_of(field: Field) -> Option<Input> {
             "batch" => "batch",
             _ => "pipeline",
         })),
+        Field::UnquantizedModules => Some(Input::Config),
         Field::Version => None,
     }
 }

@@ -244,6 +244,7 @@ pub fn warning(l: Locale, w: &Warning) -> String {
         }
         Warning::ModelFiles { bytes } => f(l, Key::WarnModelFiles, &[("gb", &gb(l, *bytes))]),
         Warning::EngineWillNotStart { failure } => start_failure(l, failure),
+        Warning::Saturated => t(l, Key::WarnSaturated).into(),
     }
 }
 
@@ -274,6 +275,19 @@ pub fn problem(l: Locale, input: Input, p: &Problem) -> String {
         Problem::NotNumber => t(l, Key::ProblemNotNumber).into(),
         Problem::Range(RangeError::TooSmall { min }) => {
             f(l, Key::ProblemTooSmall, &[("min", &number(l, *min))])
+        }
+        // The only range check on the config box: its `quantization_config` module list.
+        Problem::Range(RangeError::TooLarge { .. } | RangeError::Invalid)
+            if input == Input::Config =>
+        {
+            f(
+                l,
+                Key::ProblemUnquantizedModules,
+                &[(
+                    "max",
+                    &l.integer(vramfit_core::limits::MAX_UNQUANTIZED_MODULES as u64),
+                )],
+            )
         }
         Problem::Range(RangeError::TooLarge { max }) => {
             f(l, Key::ProblemTooLarge, &[("max", &number(l, *max))])
@@ -319,6 +333,11 @@ pub fn config_error(l: Locale, e: &ConfigError) -> String {
             f(l, Key::ConfigUnsupported, &[("model_type", model_type)])
         }
         ConfigError::InconsistentHeads => t(l, Key::ConfigHeads).into(),
+        ConfigError::TooLarge { key, max } => f(
+            l,
+            Key::ConfigTooLarge,
+            &[("key", key), ("max", &l.integer(*max))],
+        ),
     }
 }
 

@@ -24,6 +24,7 @@
 //!   the peak (A01: 256 sequences × 128256 tokens → 1.26 GiB, measured 1.26).
 
 use super::{shard, BudgetInputs};
+use crate::bytes::{mul, prod, sum};
 
 /// Peak activation bytes on one GPU of a `tp`-way group.
 pub fn peak_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
@@ -39,7 +40,7 @@ pub fn peak(inp: &BudgetInputs, tp: u64, tokens: u64, sequences: u64) -> u64 {
 
 /// Tokens in the largest prefill step.
 pub fn chunk_tokens(inp: &BudgetInputs) -> u64 {
-    (inp.context_tokens * inp.sequences).min(inp.prefill_chunk_tokens)
+    mul(inp.context_tokens, inp.sequences).min(inp.prefill_chunk_tokens)
 }
 
 /// The MLP phase (dense or MoE, whichever the model has that is larger).
@@ -48,16 +49,22 @@ pub fn mlp_phase(inp: &BudgetInputs, tp: u64, tokens: u64) -> u64 {
     let b = inp.weights.compute_bytes();
     let h = u64::from(a.hidden);
     let copies = if a.family.keeps_gate_up() { 4 } else { 3 };
-    let has_dense = (0..a.layers).any(|i| !a.is_moe_layer(i));
+    let has_dense = a.moe_layers_in(0, a.layers) < u64::from(a.layers);
     let dense = if has_dense {
-        tokens * b * (copies * h + 3 * shard(u64::from(a.intermediate), tp))
+        let width = sum([mul(copies, h), mul(3, shard(u64::from(a.intermediate), tp))]);
+        prod(&[tokens, b, width])
     } else {
         0
     };
     let moe = a.moe.map_or(0, |m| {
         let ie = shard(u64::from(m.expert_intermediate), tp);
         let k = u64::from(m.active);
-        tokens * b * (4 * h + u64::from(m.experts) + k * (3 * ie + h))
+        let width = sum([
+            mul(4, h),
+            u64::from(m.experts),
+            mul(k, sum([mul(3, ie), h])),
+        ]);
+        prod(&[tokens, b, width])
     });
     dense.max(moe)
 }
@@ -72,17 +79,19 @@ pub fn attention_phase(inp: &BudgetInputs, tp: u64, tokens: u64) -> u64 {
             let heads = shard(u64::from(a.heads), tp);
             let qk = u64::from(m.qk_nope_head_dim) + u64::from(m.qk_rope_head_dim);
             let nv = u64::from(m.qk_nope_head_dim) + u64::from(m.v_head_dim);
-            heads * (qk + nv + u64::from(m.v_head_dim))
-                + u64::from(m.kv_lora_rank)
-                + u64::from(m.qk_rope_head_dim)
+            sum([
+                mul(heads, qk + nv + u64::from(m.v_head_dim)),
+                u64::from(m.kv_lora_rank),
+                u64::from(m.qk_rope_head_dim),
+            ])
         }
         None => {
-            let q = shard(u64::from(a.heads), tp) * u64::from(a.head_dim);
-            let kv = shard(u64::from(a.kv_heads), tp) * u64::from(a.head_dim);
-            2 * q + 2 * kv
+            let q = mul(shard(u64::from(a.heads), tp), u64::from(a.head_dim));
+            let kv = mul(shard(u64::from(a.kv_heads), tp), u64::from(a.head_dim));
+            sum([mul(2, q), mul(2, kv)])
         }
     };
-    tokens * b * (3 * h + width)
+    prod(&[tokens, b, sum([mul(3, h), width])])
 }
 
 /// The logits and sampling phase (full vocabulary: vLLM gathers the logits on one GPU).
@@ -90,5 +99,9 @@ pub fn sampler_phase(inp: &BudgetInputs, tokens: u64, sequences: u64) -> u64 {
     let b = inp.weights.compute_bytes();
     let v = u64::from(inp.arch.vocab);
     let sort_bytes = if sequences >= 128 { 36 } else { 48 };
-    tokens * u64::from(inp.arch.hidden) * b + sequences * v * b + sequences * v * sort_bytes
+    sum([
+        prod(&[tokens, u64::from(inp.arch.hidden), b]),
+        prod(&[sequences, v, b]),
+        prod(&[sequences, v, sort_bytes]),
+    ])
 }

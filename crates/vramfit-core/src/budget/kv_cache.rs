@@ -10,34 +10,46 @@
 //! `bytes = Σ_layers elements × tokens_held(layer) × sequences × cache bytes`.
 
 use super::BudgetInputs;
+use crate::bytes::{from_u128, mul};
 use crate::model::ModelArch;
 
-/// Layers of each kind among the self-attention layers: (global, local).
+/// Layers of each kind among the self-attention layers: (global, local), counted.
 pub fn layer_split(arch: &ModelArch) -> (u64, u64) {
     let n = arch.self_attention_layers();
-    let local = (0..n).filter(|&i| arch.is_local_layer(i)).count() as u64;
+    let local = arch.local_layers_in(0, n);
     (u64::from(n) - local, local)
 }
 
 /// Cache bytes one sequence of `tokens` tokens holds on one GPU of a `tp`-way group, with
-/// `elem_bits` bits per cached element.
+/// `elem_bits` bits per cached element (exact in `u128`, saturating).
 pub fn per_sequence(arch: &ModelArch, tokens: u64, tp: u64, elem_bits: u64) -> u64 {
-    let per_layer = arch.kv_elements_per_token_layer(tp);
+    let per_layer = u128::from(arch.kv_elements_per_token_layer(tp));
     let (global, local) = layer_split(arch);
     let window = arch.sliding_window.map_or(tokens, |w| u64::from(w.window));
     let cross = arch.vision.map_or(0, |v| {
-        u64::from(v.cross_attention_layers) * u64::from(v.tokens_per_image)
+        u128::from(v.cross_attention_layers) * u128::from(v.tokens_per_image)
     });
-    let elements = per_layer * (global * tokens + local * tokens.min(window) + cross);
-    (elements * elem_bits).div_ceil(8)
+    let held = (u128::from(global) * u128::from(tokens))
+        .saturating_add(u128::from(local) * u128::from(tokens.min(window)))
+        .saturating_add(cross);
+    let bits = per_layer
+        .saturating_mul(held)
+        .saturating_mul(u128::from(elem_bits));
+    from_u128(bits.div_ceil(8))
 }
 
 /// KV cache bytes on one GPU of a `tp`-way group for the scenario's sequences × context.
 pub fn bytes_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
-    per_sequence(inp.arch, inp.context_tokens, tp, inp.kv_cache.bits()) * inp.sequences
+    mul(
+        per_sequence(inp.arch, inp.context_tokens, tp, inp.kv_cache.bits()),
+        inp.sequences,
+    )
 }
 
 /// KV cache bytes per token of context for the whole model (all GPUs), counting every layer.
 pub fn bytes_per_token(inp: &BudgetInputs) -> u64 {
-    (inp.arch.kv_elements_per_token() * inp.kv_cache.bits()).div_ceil(8)
+    from_u128(
+        (u128::from(inp.arch.kv_elements_per_token()) * u128::from(inp.kv_cache.bits()))
+            .div_ceil(8),
+    )
 }

@@ -17,11 +17,13 @@ pub mod weights;
 
 pub use result::{Card, GpuBudget, KvReport, PeakPhase, StartFailure};
 
+use crate::bytes::{add, from_u128, sum};
 use crate::catalog::GpuArch;
 use crate::format::WeightFormat;
-use crate::model::ModelArch;
+use crate::model::{ModelArch, ModulePatterns, TensorKind};
 use crate::precision::Precision;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// A part of the memory budget. The UI maps each to its label and guidance in one `match`.
@@ -90,12 +92,39 @@ pub struct Component {
     pub bytes: u64,
 }
 
-/// Weights and their allocator rounding per tensor-parallel size, computed once per estimate
-/// (the recommendation evaluates hundreds of plans with the same model).
+/// Weights and their allocator rounding per tensor-parallel size, and the whole model's layers as
+/// running sums, computed once per estimate (the recommendation, the inverse bisections and the
+/// curve evaluate over a thousand plans with the same model; none of them walks the layers again).
 #[derive(Clone, Debug)]
 pub struct Footprint {
     /// Per tp: (weight bytes, allocator rounding of the weights).
     by_tp: BTreeMap<u64, (u64, u64)>,
+    /// Whole-model bytes of the decoder layers in the format (patterns ignored: llama.cpp loads a
+    /// GGUF file with its own types), as running sums: entry `i` holds layers `0..i`.
+    layer_prefix: Vec<u128>,
+    /// The tensors outside the layers, whole, as llama.cpp places them.
+    outer: OuterWeights,
+    /// The architecture, for [`Footprint::weights_in`].
+    arch: ModelArch,
+    /// Weights in other formats (training's base formats), filled on first use.
+    other_formats: RefCell<Vec<(FormatTp, (u64, u64))>>,
+}
+
+/// A weight format and a tensor-parallel size.
+type FormatTp = (WeightFormat, u64);
+
+/// The tensors outside the decoder layers in the weight format, whole, grouped as llama.cpp
+/// places them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OuterWeights {
+    /// `token_embd` (kept in host RAM).
+    pub token_embd: u64,
+    /// The output weight llama.cpp loads: the last output tensor, else a tied embedding again.
+    pub output: u64,
+    /// The vision tower (host RAM).
+    pub vision: u64,
+    /// Norms and biases outside the layers (on the output device).
+    pub other: u64,
 }
 
 impl Footprint {
@@ -107,20 +136,92 @@ impl Footprint {
         tps: &[u64],
         unquantized: &[String],
     ) -> Footprint {
+        let patterns = ModulePatterns::new(unquantized);
         let mut by_tp = BTreeMap::new();
         for &tp in tps {
-            let tensors = weights::per_gpu_tensors(arch, format, tp.max(1), unquantized);
-            by_tp.insert(
-                tp.max(1),
-                (weights::total(&tensors), reserve::weight_rounding(&tensors)),
-            );
+            by_tp
+                .entry(tp.max(1))
+                .or_insert_with(|| weights::per_gpu(arch, format, tp.max(1), &patterns));
         }
-        Footprint { by_tp }
+        let whole = |t: &crate::model::Tensor| format.tensor_bytes(t, arch);
+        let mut memo: Vec<((bool, u8), u64)> = Vec::new();
+        let mut layer_prefix = Vec::with_capacity(arch.layers as usize + 1);
+        let mut running = 0u128;
+        layer_prefix.push(running);
+        for i in 0..arch.layers {
+            let class = match format {
+                WeightFormat::Gguf(_) => crate::gguf::layer_class(i, arch.layers),
+                _ => 0,
+            };
+            let key = (arch.is_moe_layer(i), class);
+            let bytes = match memo.iter().find(|(k, _)| *k == key) {
+                Some(&(_, b)) => b,
+                None => {
+                    let b = sum(arch.layer_tensors(i).iter().map(whole));
+                    memo.push((key, b));
+                    b
+                }
+            };
+            running += u128::from(bytes);
+            layer_prefix.push(running);
+        }
+        let (before, after) = arch.outer_tensors();
+        let mut outer = OuterWeights::default();
+        for t in before.iter().chain(&after) {
+            let bytes = whole(t);
+            match t.kind {
+                TensorKind::TokenEmbd => {
+                    outer.token_embd = add(outer.token_embd, bytes);
+                    if arch.tied_embeddings {
+                        outer.output = bytes;
+                    }
+                }
+                TensorKind::Output => outer.output = bytes,
+                TensorKind::Vision => outer.vision = add(outer.vision, bytes),
+                _ => outer.other = add(outer.other, bytes),
+            }
+        }
+        Footprint {
+            by_tp,
+            layer_prefix,
+            outer,
+            arch: *arch,
+            other_formats: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// (weights, allocator rounding) of the whole architecture in `format` (no module left
+    /// unquantised) on one GPU of a `tp`-way group: what a training run stores. Computed on the
+    /// first plan that asks and reused by every later one.
+    pub fn weights_in(&self, format: WeightFormat, tp: u64) -> (u64, u64) {
+        let key = (format, tp.max(1));
+        if let Some(&(_, v)) = self.other_formats.borrow().iter().find(|(k, _)| *k == key) {
+            return v;
+        }
+        let v = weights::per_gpu(&self.arch, format, key.1, &ModulePatterns::default());
+        self.other_formats.borrow_mut().push((key, v));
+        v
     }
 
     /// (weights, allocator rounding) on one GPU of a `tp`-way group; zero if `tp` was not prepared.
     pub fn get(&self, tp: u64) -> (u64, u64) {
         self.by_tp.get(&tp.max(1)).copied().unwrap_or((0, 0))
+    }
+
+    /// Whole-model bytes of the decoder layers `lo..hi` (clamped to the model), saturating.
+    pub fn layer_bytes(&self, lo: u64, hi: u64) -> u64 {
+        let last = self.layer_prefix.len().saturating_sub(1) as u64;
+        let (lo, hi) = (lo.min(last), hi.min(last));
+        if hi <= lo {
+            return 0;
+        }
+        let at = |i: u64| self.layer_prefix.get(i as usize).copied().unwrap_or(0);
+        from_u128(at(hi) - at(lo))
+    }
+
+    /// The tensors outside the layers, whole.
+    pub fn outer(&self) -> OuterWeights {
+        self.outer
     }
 }
 
@@ -176,9 +277,14 @@ pub fn serving_components(inp: &BudgetInputs) -> Vec<Component> {
         ),
         (
             ComponentId::AllocatorReserve,
-            reserve::segments() + rounding,
+            add(reserve::segments(), rounding),
         ),
     ])
+}
+
+/// The sum of a component list (saturating).
+pub fn total(list: &[Component]) -> u64 {
+    sum(list.iter().map(|c| c.bytes))
 }
 
 /// A component list from `(id, bytes)` pairs, zeros left out.

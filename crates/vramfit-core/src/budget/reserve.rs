@@ -9,7 +9,7 @@
 //! segment; fragmentation that grows over a long run (PyTorch's `expandable_segments` note) is what
 //! the user's headroom is for.
 
-use crate::bytes::{round_up, MIB};
+use crate::bytes::{round_up, sum, MIB};
 
 const SMALL: u64 = MIB;
 const MID_LIMIT: u64 = 10 * MIB;
@@ -18,7 +18,7 @@ const SMALL_SEGMENT: u64 = 2 * MIB;
 
 /// Rounding of the stored tensors (one entry per allocation) on one GPU.
 pub fn weight_rounding(weights: &[u64]) -> u64 {
-    weights.iter().map(|b| waste(*b)).sum()
+    sum(weights.iter().map(|b| waste(*b)))
 }
 
 /// The pooled segments every process holds: one 20 MiB mid-size segment and one 2 MiB small one.
@@ -26,8 +26,8 @@ pub fn segments() -> u64 {
     MID_SEGMENT + SMALL_SEGMENT
 }
 
-/// Unusable bytes the allocator adds to one tensor of `bytes`.
-fn waste(bytes: u64) -> u64 {
+/// Unusable bytes the allocator adds to one tensor of `bytes` (zero for a saturated size).
+pub fn waste(bytes: u64) -> u64 {
     let requested = round_up(bytes, 512);
     if requested <= MID_LIMIT {
         // Small and mid-sized requests share pooled segments; their rounding is the 512 B.

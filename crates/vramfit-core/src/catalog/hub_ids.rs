@@ -135,12 +135,17 @@ const PIPELINE_REPOS: &[(&str, &[&str])] = &[
 fn strip_hub_prefix(q: &str) -> &str {
     let mut q = q;
     for prefix in ["https://", "http://"] {
-        if q.len() >= prefix.len() && q[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        // `get` rather than slicing: the text may hold multi-byte characters anywhere.
+        if q.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        {
             q = &q[prefix.len()..];
         }
     }
     for host in ["huggingface.co/", "www.huggingface.co/", "hf.co/"] {
-        if q.len() >= host.len() && q[..host.len()].eq_ignore_ascii_case(host) {
+        if q.get(..host.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(host))
+        {
             q = &q[host.len()..];
         }
     }

@@ -40,6 +40,7 @@
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
+use crate::bytes::{add, from_u128, sum};
 use crate::limits::{Field, RangeError};
 use serde::{Deserialize, Serialize};
 
@@ -391,6 +392,13 @@ pub fn pipeline_of(g: &Generation) -> Result<&'static Pipeline, DiffusionError> 
     } else if g.frames != 1 {
         return Err(DiffusionError::ImagePipelineTakesOneFrame);
     }
+    if g.drop_text_encoders.len() > p.parts.len() {
+        return Err(DiffusionError::OutOfRange {
+            field: "drop_text_encoders",
+            min: 0,
+            max: u32::try_from(p.parts.len()).unwrap_or(u32::MAX),
+        });
+    }
     for id in &g.drop_text_encoders {
         if !p
             .parts
@@ -456,7 +464,10 @@ fn resident(l: &Loaded, offload: Offload) -> u64 {
         Offload::Sequential if l.part.leaf > 0 => {
             let p = u128::from(l.part.params.max(1));
             let weights = u128::from(l.bytes - l.buffer_bytes);
-            (weights * u128::from(l.part.leaf) / p) as u64 + l.buffer_bytes
+            add(
+                from_u128(weights * u128::from(l.part.leaf) / p),
+                l.buffer_bytes,
+            )
         }
         Offload::Sequential => l.bytes / (4 * u64::from(l.part.blocks.max(1))),
         _ => l.bytes,
@@ -484,12 +495,12 @@ pub struct PhaseSet {
 impl PhaseSet {
     /// Weights resident in the phase.
     pub fn weights(&self) -> u64 {
-        self.text_encoders + self.denoiser + self.vae
+        sum([self.text_encoders, self.denoiser, self.vae])
     }
 
-    /// Everything the phase holds.
+    /// Everything the phase holds (saturating).
     pub fn total(&self) -> u64 {
-        self.weights() + self.tensors + self.workspace
+        sum([self.weights(), self.tensors, self.workspace])
     }
 }
 
@@ -519,8 +530,8 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         .map(|part| load(g, part))
         .collect();
     let of = |role: Role| loaded.iter().filter(move |l| l.part.role == role);
-    let sum = |role: Role| of(role).map(|l| l.bytes).sum::<u64>();
-    let (te_all, dn_all, vae_all) = (sum(Role::TextEncoder), sum(Role::Denoiser), sum(Role::Vae));
+    let all = |role: Role| of(role).map(|l| l.bytes).fold(0, add);
+    let (te_all, dn_all, vae_all) = (all(Role::TextEncoder), all(Role::Denoiser), all(Role::Vae));
     let wan = p.runtime == Runtime::WanOfficial;
     let dn_one = of(Role::Denoiser)
         .map(|l| resident(l, g.offload))
@@ -552,7 +563,7 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
     let two_meet = p.cfg && g.guidance && te_sizes.len() >= 2;
     let te_resident = match g.offload {
         Offload::None => te_all,
-        Offload::Model if two_meet => te_sizes.iter().take(2).sum(),
+        Offload::Model if two_meet => te_sizes.iter().take(2).fold(0, |a, b| add(a, *b)),
         _ => te_sizes.first().copied().unwrap_or(0),
     };
     let encoders: Vec<(&Part, u64)> = of(Role::TextEncoder)
@@ -566,7 +577,7 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         (Offload::Model, true) => [te_resident, dn_one, 0, te_act],
         _ => [te_resident, 0, 0, te_act],
     };
-    let dn_act = denoise_activations(p, g, &s, dn_format) + quant_transient;
+    let dn_act = add(denoise_activations(p, g, &s, dn_format), quant_transient);
     let denoise = match g.offload {
         Offload::None => [te_all, dn_all, vae_all, dn_act],
         _ => [0, dn_one, 0, dn_act],
@@ -577,8 +588,8 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
     let upcast_one = if upcast { vae_one } else { 0 };
     let (dec_act, dec_workspace) = decode_activations(p, g, &s, vae_format);
     let decode = match g.offload {
-        Offload::None => [te_all, dn_all, vae_all + upcast_vae, dec_act],
-        _ => [0, 0, vae_one + upcast_one, dec_act],
+        Offload::None => [te_all, dn_all, add(vae_all, upcast_vae), dec_act],
+        _ => [0, 0, add(vae_one, upcast_one), dec_act],
     };
 
     let set = |[te, dn, va, act]: [u64; 4], workspace: u64| PhaseSet {
@@ -601,7 +612,7 @@ pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget,
     let phases = phases_of(p, g);
     let fixed =
         runtime::CUDA_CONTEXT_BYTES + runtime::cublas_workspace(card.arch) + reserve::segments();
-    let total = |w: &PhaseSet| w.total() + fixed;
+    let total = |w: &PhaseSet| add(w.total(), fixed);
     let mut peak = phases[0];
     for &(phase, w) in &phases {
         if total(&w) > total(&peak.1) {
@@ -610,13 +621,13 @@ pub fn generation_budget(g: &Generation, card: &Card) -> Result<DiffusionBudget,
     }
     let w = peak.1;
     let (activations, vae_decode) = if peak.0 == Phase::Decoding {
-        (0, w.tensors + w.workspace)
+        (0, add(w.tensors, w.workspace))
     } else {
-        (w.tensors + w.workspace, 0)
+        (add(w.tensors, w.workspace), 0)
     };
     let host_bytes = match g.offload {
         Offload::None => 0,
-        _ => part_bytes(g)?.iter().map(|(_, b)| b).sum(),
+        _ => sum(part_bytes(g)?.iter().map(|(_, b)| *b)),
     };
     Ok(DiffusionBudget {
         components: components(&[

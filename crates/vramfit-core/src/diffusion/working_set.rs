@@ -3,6 +3,7 @@
 
 use super::pipelines::{Part, Pipeline};
 use super::*;
+use crate::bytes::{add, div, mul, prod, sum};
 
 /// The geometry every phase shares.
 pub(super) struct Shape {
@@ -36,17 +37,20 @@ pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part,
     let mut peak = 0;
     for _ in 0..prompts {
         for &(part, b) in encoders {
-            let row = u64::from(part.tokens) * u64::from(part.hidden) * b;
+            let row = prod(&[u64::from(part.tokens), u64::from(part.hidden), b]);
             let hidden = if part.all_hidden {
                 u64::from(part.blocks)
             } else {
                 0
             };
             let tokens = u64::from(part.tokens);
-            let bias = 2 * u64::from(part.bias_heads) * tokens * tokens * b;
-            let call = row * (u64::from(part.layer_x10) + 10 * hidden) / 10 + bias;
-            peak = peak.max(kept + call);
-            kept += batch * row;
+            let bias = prod(&[2, u64::from(part.bias_heads), tokens, tokens, b]);
+            let call = add(
+                div(mul(row, u64::from(part.layer_x10) + 10 * hidden), 10),
+                bias,
+            );
+            peak = peak.max(add(kept, call));
+            kept = add(kept, mul(batch, row));
         }
     }
     peak.max(kept)
@@ -65,28 +69,36 @@ pub(super) fn denoise_activations(
     } else {
         format.act()
     };
-    let grid = (s.latent_h / u64::from(p.patch)) * (s.latent_w / u64::from(p.patch));
-    let image_tokens = grid * s.latent_frames;
+    let grid = mul(
+        s.latent_h / u64::from(p.patch.max(1)),
+        s.latent_w / u64::from(p.patch.max(1)),
+    );
+    let image_tokens = mul(grid, s.latent_frames);
     let text = u64::from(p.text_tokens);
     let heads = u64::from(p.denoiser_heads);
     let naive = g.attention == Attention::Naive;
     let work = if p.unet.is_empty() {
-        let tokens = image_tokens + if p.joint_text { text } else { 0 };
+        let tokens = add(image_tokens, if p.joint_text { text } else { 0 });
         let text_x10 = if p.text_x10 == 0 {
             p.block_x10
         } else {
             p.text_x10
         };
         let joint = if p.joint_text { text } else { 0 };
-        let copies_x10 = image_tokens * u64::from(p.block_x10) + joint * u64::from(text_x10);
-        let block =
-            copies_x10 * u64::from(p.denoiser_hidden) * b / 10 + tokens * u64::from(p.block_extra);
+        let copies_x10 = add(
+            mul(image_tokens, u64::from(p.block_x10)),
+            mul(joint, u64::from(text_x10)),
+        );
+        let block = add(
+            div(prod(&[copies_x10, u64::from(p.denoiser_hidden), b]), 10),
+            mul(tokens, u64::from(p.block_extra)),
+        );
         let scores = if naive {
-            heads * tokens * tokens * 2 * b
+            prod(&[heads, tokens, tokens, 2, b])
         } else {
             0
         };
-        s.cfg_batch * (block + scores)
+        mul(s.cfg_batch, add(block, scores))
     } else {
         // UNet (traced SD1.5 / SDXL): the peak is the GEGLU feed-forward of the first transformer
         // layer in the up block of the highest-resolution attention level L: proj (8 C) + GELU
@@ -101,8 +113,8 @@ pub(super) fn denoise_activations(
             let c = u64::from(level.channels);
             let ds = u64::from(level.downscale);
             let tokens = grid / (ds * ds).max(1);
-            let map = tokens * c * b;
-            let ratio = |other: u64| map * other / c;
+            let map = prod(&[tokens, c, b]);
+            let ratio = |other: u64| div(mul(map, other), c);
             let input = ratio(levels.get(i + 1).map_or(c, |l| u64::from(l.channels)));
             let entered = ratio(if i == 0 {
                 c
@@ -113,28 +125,39 @@ pub(super) fn denoise_activations(
                 .iter()
                 .map(|l| {
                     let f = ds / u64::from(l.downscale).max(1);
-                    3 * tokens * f * f * u64::from(l.channels) * b
+                    prod(&[3, tokens, f, f, u64::from(l.channels), b])
                 })
-                .sum();
-            let held = 6 * map + input + entered + map + higher;
+                .fold(0, add);
+            let held = sum([mul(6, map), input, entered, map, higher]);
             if level.heads == 0 {
                 continue;
             }
-            let geglu = held + 16 * map;
+            let geglu = add(held, mul(16, map));
             let scores = if naive {
                 // q, k, v, the attention output, the scores and their softmax.
-                held + 4 * map + u64::from(level.heads) * tokens * tokens * 2 * b
+                sum([
+                    held,
+                    mul(4, map),
+                    prod(&[u64::from(level.heads), tokens, tokens, 2, b]),
+                ])
             } else {
                 0
             };
             peak = peak.max(geglu).max(scores);
         }
-        s.cfg_batch * peak
+        mul(s.cfg_batch, peak)
     };
-    let latents =
-        4 * s.batch * u64::from(p.latent_channels) * s.latent_frames * s.latent_h * s.latent_w * 4;
-    let embeds = s.cfg_batch * text * 4096 * 2;
-    work + latents + embeds
+    let latents = prod(&[
+        4,
+        s.batch,
+        u64::from(p.latent_channels),
+        s.latent_frames,
+        s.latent_h,
+        s.latent_w,
+        4,
+    ]);
+    let embeds = prod(&[s.cfg_batch, text, 4096, 2]);
+    sum([work, latents, embeds])
 }
 
 /// VAE decode working set (see the module doc).
@@ -159,7 +182,7 @@ pub(super) fn decode_activations(
         (h, w)
     };
     let down = u64::from(v.stage_downscale.max(1));
-    let map = u64::from(v.stage_channels) * (th / down) * (tw / down) * b;
+    let map = prod(&[u64::from(v.stage_channels), th / down, tw / down, b]);
     let frames = u64::from(g.frames.max(1));
     let chunk = if v.chunk_frames == 0 {
         frames
@@ -167,14 +190,14 @@ pub(super) fn decode_activations(
         frames.min(u64::from(v.chunk_frames))
     };
     let streams = if g.vae_slicing { 1 } else { s.batch };
-    let out_one = 3 * frames * h * w * b;
+    let out_one = prod(&[3, frames, h, w, b]);
     if !p.video {
         // Image VAEs (traced): the decoded image does not exist yet at the decoder's peak; after it
         // the denormalisation (`image * 0.5 + 0.5`, `clamp`) holds three images. Slicing keeps the
         // images already decoded. Tiling (`tiled_decode`) decodes the latent tiles one after the
         // other (stride 0.75 tile, edge tiles cut), holding every tile decoded before.
         let per_map = u64::from(v.stage_channels) * b / (down * down);
-        let held_slices = (s.batch - streams) * out_one;
+        let held_slices = mul(s.batch - streams, out_one);
         let (tensors, ws) = if tiled {
             let (tl_h, tl_w) = (th / 8, tw / 8);
             let (lh, lw) = (h / 8, w / 8);
@@ -184,38 +207,51 @@ pub(super) fn decode_activations(
             let mut peak_ws = 0;
             for i in (0..lh).step_by(sh.max(1) as usize) {
                 for j in (0..lw).step_by(sw.max(1) as usize) {
-                    let area = 64 * tl_h.min(lh - i) * tl_w.min(lw - j);
-                    let map = per_map * area;
-                    peak = peak.max(streams * map * u64::from(v.live_x100) / 100 + streams * done);
-                    peak_ws = peak_ws.max(streams * map * u64::from(workspace) / 100);
-                    done += 3 * area * b;
+                    let area = prod(&[64, tl_h.min(lh - i), tl_w.min(lw - j)]);
+                    let map = mul(per_map, area);
+                    peak = peak.max(add(
+                        div(prod(&[streams, map, u64::from(v.live_x100)]), 100),
+                        mul(streams, done),
+                    ));
+                    peak_ws = peak_ws.max(div(prod(&[streams, map, u64::from(workspace)]), 100));
+                    done = add(done, prod(&[3, area, b]));
                 }
             }
             // the tiles, the blended rows and the final `torch.cat`
             (
-                peak.max(streams * done + 2 * streams * out_one / s.batch),
+                peak.max(add(
+                    mul(streams, done),
+                    div(prod(&[2, streams, out_one]), s.batch),
+                )),
                 peak_ws,
             )
         } else {
-            let map = per_map * h * w;
+            let map = prod(&[per_map, h, w]);
             (
-                streams * map * u64::from(v.live_x100) / 100,
-                streams * map * u64::from(workspace) / 100,
+                div(prod(&[streams, map, u64::from(v.live_x100)]), 100),
+                div(prod(&[streams, map, u64::from(workspace)]), 100),
             )
         };
-        return ((tensors + held_slices).max(3 * s.batch * out_one), ws);
+        return (
+            add(tensors, held_slices).max(prod(&[3, s.batch, out_one])),
+            ws,
+        );
     }
-    let per_stream =
-        map * chunk * u64::from(v.live_x100) / 100 + map * u64::from(v.cache_x100) / 100;
+    let per_stream = add(
+        div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
+        div(mul(map, u64::from(v.cache_x100)), 100),
+    );
     // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
-    let output = s.batch
-        * if tiled {
-            out_one * 16 / 9 + out_one
+    let output = mul(
+        s.batch,
+        if tiled {
+            add(div(mul(out_one, 16), 9), out_one)
         } else {
-            2 * out_one
-        };
+            mul(2, out_one)
+        },
+    );
     (
-        streams * per_stream + output,
-        streams * map * chunk * u64::from(workspace) / 100,
+        add(mul(streams, per_stream), output),
+        div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
     )
 }

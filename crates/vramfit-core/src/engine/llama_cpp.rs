@@ -29,9 +29,8 @@ use super::ratio;
 use crate::budget::Card;
 use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
-use crate::bytes::{round_up, MIB};
+use crate::bytes::{add, div, mul, prod, round_up, sum, MIB};
 use crate::catalog::GpuArch;
-use crate::model::TensorKind;
 use serde::{Deserialize, Serialize};
 
 /// llama.cpp settings, named as its options.
@@ -118,7 +117,9 @@ fn pad256(x: u64) -> u64 {
     round_up(x.max(1), 256)
 }
 
-/// One GPU's budget (the fullest of the `devices` cards) under llama.cpp.
+/// One GPU's budget (the fullest of the `devices` cards) under llama.cpp. Layers are placed as
+/// runs: each device's weights come from the footprint's running sums and its KV from the counts
+/// of global and local layers in its run, so the work does not grow with the depth.
 pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let a = inp.arch;
     let devices = inp.tp();
@@ -128,58 +129,50 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             .unwrap_or(u32::try_from(inp.sequences).unwrap_or(u32::MAX)),
     )
     .max(1);
-    let n_ctx = l.n_ctx.map_or(inp.context_tokens * n_seq, u64::from);
+    let n_ctx = l.n_ctx.map_or(mul(inp.context_tokens, n_seq), u64::from);
     let ngl = l
         .n_gpu_layers
         .map_or(n_layer + 1, u64::from)
         .min(n_layer + 1);
     let gpu_start = n_layer + 1 - ngl;
     let output_on_gpu = ngl >= 1;
-    let on_gpu = |il: u64| il >= gpu_start;
     let gpu_layers = n_layer - gpu_start.min(n_layer);
-    // Contiguous runs of GPU layers per device; device d holds layers [start + d·share, …).
+    // Contiguous runs of GPU layers per device; device d holds layers [start + d·share, …), the
+    // last device whatever remains.
     let share = gpu_layers.div_ceil(devices).max(1);
-    let device_of = |il: u64| ((il - gpu_start) / share).min(devices - 1);
+    let run = |d: u64| {
+        let lo = gpu_start.saturating_add(d.saturating_mul(share));
+        let hi = if d + 1 >= devices {
+            n_layer
+        } else {
+            gpu_start.saturating_add((d + 1).saturating_mul(share))
+        };
+        (lo.min(n_layer), hi.min(n_layer))
+    };
 
     // Weights per device and on the host.
-    let mut dev_weights = vec![0u64; devices as usize];
-    let mut host = 0u64;
-    let mut output_weight = 0u64;
-    for t in a.tensors() {
-        let bytes = inp.weights.tensor_bytes(&t, a);
-        match (t.layer, t.kind) {
-            (Some(il), _) if on_gpu(u64::from(il)) => {
-                dev_weights[device_of(u64::from(il)) as usize] += bytes
-            }
-            (Some(_), _) => host += bytes,
-            (None, TensorKind::TokenEmbd) => {
-                host += bytes;
-                if a.tied_embeddings {
-                    output_weight = bytes;
-                }
-            }
-            (None, TensorKind::Output) => output_weight = bytes,
-            (None, TensorKind::Vision) => host += bytes,
-            (None, _) => {
-                if output_on_gpu {
-                    dev_weights[devices as usize - 1] += bytes
-                } else {
-                    host += bytes
-                }
-            }
-        }
-    }
+    let fp = inp.footprint;
+    let outer = fp.outer();
+    let last = devices as usize - 1;
+    let mut dev_weights: Vec<u64> = (0..devices)
+        .map(|d| {
+            let (lo, hi) = run(d);
+            fp.layer_bytes(lo, hi)
+        })
+        .collect();
+    let mut host = sum([fp.layer_bytes(0, gpu_start), outer.token_embd, outer.vision]);
+    let output_weight = outer.output;
     if output_on_gpu {
-        dev_weights[devices as usize - 1] += output_weight;
+        dev_weights[last] = sum([dev_weights[last], outer.other, output_weight]);
     } else {
-        host += output_weight;
+        host = sum([host, outer.other, output_weight]);
     }
 
     // KV cells and bytes per layer.
     let cells = if l.kv_unified || n_seq == 1 {
         pad256(n_ctx)
     } else {
-        n_seq * pad256(pad256(n_ctx) / n_seq)
+        mul(n_seq, pad256(pad256(n_ctx) / n_seq))
     };
     let ub = u64::from(l.n_ubatch)
         .min(u64::from(l.n_batch))
@@ -190,44 +183,70 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         cache_type_bits(&l.cache_type_v).unwrap_or(16),
     );
     let per_cell_layer = match a.mla {
-        Some(m) => (u64::from(m.kv_lora_rank + m.qk_rope_head_dim) * bits_k).div_ceil(8),
+        Some(m) => (mul(
+            u64::from(m.kv_lora_rank) + u64::from(m.qk_rope_head_dim),
+            bits_k,
+        ))
+        .div_ceil(8),
         None => {
-            let w = u64::from(a.kv_heads) * u64::from(a.head_dim);
-            (w * bits_k).div_ceil(8) + (w * bits_v).div_ceil(8)
+            let w = mul(u64::from(a.kv_heads), u64::from(a.head_dim));
+            add(mul(w, bits_k).div_ceil(8), mul(w, bits_v).div_ceil(8))
         }
     };
     let streams = if l.kv_unified { 1 } else { n_seq };
     let swa_cells = a.sliding_window.map_or(cells, |w| {
-        let per_stream = u64::from(w.window) * if l.kv_unified { n_seq } else { 1 } + ub;
-        (pad256(per_stream.min(cells / streams)) * streams).min(cells)
+        let per_stream = add(
+            mul(u64::from(w.window), if l.kv_unified { n_seq } else { 1 }),
+            ub,
+        );
+        mul(pad256(per_stream.min(cells / streams)), streams).min(cells)
     });
-    let mut dev_kv = vec![0u64; devices as usize];
-    let mut host_kv = 0u64;
-    for il in 0..a.self_attention_layers() {
-        let c = if a.is_local_layer(il) {
-            swa_cells
-        } else {
-            cells
-        };
-        let bytes = c * per_cell_layer;
-        if on_gpu(u64::from(il)) {
-            dev_kv[device_of(u64::from(il)) as usize] += bytes;
-        } else {
-            host_kv += bytes;
+    // KV of the self-attention layers lo..hi: global ones hold every cell, local ones the window.
+    let n_sa = u64::from(a.self_attention_layers());
+    let kv_of = |lo: u64, hi: u64| {
+        let (lo, hi) = (lo.min(n_sa), hi.min(n_sa));
+        if hi <= lo {
+            return 0;
         }
-    }
+        // Both bounds are below the layer count, a u32.
+        let local = a.local_layers_in(lo as u32, hi as u32);
+        let global = hi - lo - local;
+        add(
+            prod(&[global, cells, per_cell_layer]),
+            prod(&[local, swa_cells, per_cell_layer]),
+        )
+    };
+    let dev_kv: Vec<u64> = (0..devices)
+        .map(|d| {
+            let (lo, hi) = run(d);
+            kv_of(lo, hi)
+        })
+        .collect();
+    let host_kv = kv_of(0, gpu_start);
 
     // Compute buffer.
     let e = u64::from(a.hidden);
-    let unit = e * ub * 4;
+    let unit = prod(&[e, ub, 4]);
     let n_out = if l.server { n_seq.min(ub) } else { ub };
-    let logits = u64::from(a.vocab) * n_out * 4 + unit;
+    let logits = add(prod(&[u64::from(a.vocab), n_out, 4]), unit);
     let n_ff = a.moe.map_or(u64::from(a.intermediate), |m| {
-        u64::from(a.intermediate).max(u64::from(m.expert_intermediate) * u64::from(m.active))
+        u64::from(a.intermediate).max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
     });
-    let mask = cells * ub * if l.flash_attn { 2 } else { 4 };
-    let ffn = 2 * n_ff * ub * 4 + 3 * unit + if l.flash_attn { cells * ub * 2 } else { 0 };
-    let attn = cells * ub * u64::from(a.heads) * 4 + cells * ub * 4 + 4 * unit;
+    let mask = prod(&[cells, ub, if l.flash_attn { 2 } else { 4 }]);
+    let ffn = sum([
+        prod(&[2, n_ff, ub, 4]),
+        mul(3, unit),
+        if l.flash_attn {
+            prod(&[cells, ub, 2])
+        } else {
+            0
+        },
+    ]);
+    let attn = sum([
+        prod(&[cells, ub, u64::from(a.heads), 4]),
+        prod(&[cells, ub, 4]),
+        mul(4, unit),
+    ]);
     let layer_phase = if l.flash_attn { ffn } else { ffn.max(attn) };
     let pipeline = devices > 1 && ngl > n_layer;
     let staged_output = if !output_on_gpu && ub >= 32 {
@@ -243,8 +262,8 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             layer_phase
         };
         let staged = if d == 0 { staged_output } else { 0 };
-        let pp = if pipeline { 3 * (unit + mask) } else { 0 };
-        peak + peak / 10 + 30 * MIB + staged + pp
+        let pp = if pipeline { mul(3, add(unit, mask)) } else { 0 };
+        sum([peak, div(peak, 10), 30 * MIB, staged, pp])
     };
     let cublas = match card.arch {
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,
@@ -255,14 +274,14 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         .map(|d| {
             (
                 d,
-                dev_weights[d as usize] + dev_kv[d as usize] + compute_of(d),
+                sum([dev_weights[d as usize], dev_kv[d as usize], compute_of(d)]),
             )
         })
         .max_by_key(|(_, total)| *total)
         .unwrap_or((0, 0));
-    let kv_total: u64 = dev_kv.iter().sum::<u64>() + host_kv;
-    let host_compute = unit + mask;
-    let output_buffer = u64::from(a.vocab) * 4 * n_seq;
+    let kv_total = add(sum(dev_kv.iter().copied()), host_kv);
+    let host_compute = add(unit, mask);
+    let output_buffer = prod(&[u64::from(a.vocab), 4, n_seq]);
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, dev_weights[d as usize]),
@@ -277,7 +296,7 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             max_concurrency: ratio(cells, (n_ctx / n_seq).max(1)),
             budget_bytes: None,
         }),
-        host_bytes: host + host_kv + host_compute + output_buffer,
+        host_bytes: sum([host, host_kv, host_compute, output_buffer]),
         failure: None,
         preallocates: false,
         phase: None,

@@ -124,6 +124,12 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
                     check(n, x, min, max);
                 }
             }
+            if !matches!(
+                s.kv_cache_dtype.as_deref(),
+                None | Some("auto" | "fp8" | "fp8_e4m3" | "fp8_e5m2")
+            ) {
+                errs.push((Field::Engine("kv_cache_dtype"), RangeError::Invalid));
+            }
         }
         Engine::LlamaCpp(l) => {
             if let Some(c) = l.n_ctx {

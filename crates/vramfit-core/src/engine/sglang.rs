@@ -32,7 +32,7 @@ use crate::budget::{
     activations, components, kv_cache, runtime, weights, BudgetInputs, ComponentId,
 };
 use crate::budget::{GpuBudget, KvReport, StartFailure};
-use crate::bytes::GIB;
+use crate::bytes::{add, mul, prod, GIB};
 use crate::model::Vision;
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
@@ -143,18 +143,22 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         .chunked_prefill_size
         .map_or_else(|| default_chunk(card.capacity_bytes), u64::from);
     let running = s.max_running_requests.map_or(inp.sequences, u64::from);
-    let activation = activations::peak(inp, tp, chunk, running.min(chunk))
-        + runtime::cublas_workspace(inp.gpu_arch);
+    let activation = add(
+        activations::peak(inp, tp, chunk, running.min(chunk)),
+        runtime::cublas_workspace(inp.gpu_arch),
+    );
     let max_reqs = s.max_running_requests.map_or_else(
-        || (tokens * 512 / context_len.max(1)).clamp(2048, 4096),
+        || (mul(tokens, 512) / context_len.max(1)).clamp(2048, 4096),
         u64::from,
     );
-    let req_pool = 4 * (max_reqs + 1) * (context_len + 4);
-    let graphs = running.min(256)
-        * u64::from(a.layers)
-        * 8
-        * u64::from(a.hidden)
-        * inp.weights.compute_bytes();
+    let req_pool = prod(&[4, add(max_reqs, 1), add(context_len, 4)]);
+    let graphs = prod(&[
+        running.min(256),
+        u64::from(a.layers),
+        8,
+        u64::from(a.hidden),
+        inp.weights.compute_bytes(),
+    ]);
     let failure = if pool == 0 {
         Some(StartFailure::NoRoomForKvCache)
     } else if tokens < context_len {

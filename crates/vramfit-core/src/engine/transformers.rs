@@ -18,6 +18,7 @@
 
 use crate::budget::{components, kv_cache, reserve, runtime, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
+use crate::bytes::{add, div, div_ceil, mul, prod, sum};
 use serde::{Deserialize, Serialize};
 
 /// `generate` settings.
@@ -66,7 +67,7 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
     let p = inp.weights.compute_bytes();
     let devices = inp.tp();
     let (weights, rounding) = inp.footprint.get(1);
-    let weights = weights.div_ceil(devices);
+    let weights = div_ceil(weights, devices);
     let batch = t.batch_size.map_or(inp.sequences, u64::from).max(1);
     let total = inp.context_tokens.max(1);
     let prompt = total.saturating_sub(u64::from(t.max_new_tokens)).max(1);
@@ -80,34 +81,42 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
     let eager = t.attn_implementation == "eager";
     let is_static = t.cache_implementation == "static";
     let layer_kv = |tokens: u64| {
-        kv_cache::per_sequence(a, tokens, 1, bits) * batch / u64::from(a.layers.max(1))
+        div(
+            mul(kv_cache::per_sequence(a, tokens, 1, bits), batch),
+            u64::from(a.layers.max(1)),
+        )
     };
 
-    let mlp = 3 * batch * prompt * i * p + 2 * batch * prompt * h * p;
+    let mlp = add(
+        prod(&[3, batch, prompt, i, p]),
+        prod(&[2, batch, prompt, h, p]),
+    );
     let attn = if eager {
-        batch * heads * prompt * prompt * (p + 4)
+        prod(&[batch, heads, prompt, prompt, p + 4])
     } else {
-        2 * batch * heads * prompt * d * p
+        prod(&[2, batch, heads, prompt, d, p])
     };
-    let logits = batch * v * (p + 4);
+    let logits = prod(&[batch, v, p + 4]);
     let prefill_cache = if is_static {
-        kv_cache::per_sequence(a, total, 1, bits) * batch
+        mul(kv_cache::per_sequence(a, total, 1, bits), batch)
     } else {
-        kv_cache::per_sequence(a, prompt, 1, bits) * batch
+        mul(kv_cache::per_sequence(a, prompt, 1, bits), batch)
     };
-    let prefill = prefill_cache + mlp.max(attn) + logits;
+    let prefill_work = add(mlp.max(attn), logits);
+    let prefill = add(prefill_cache, prefill_work);
 
-    let full_cache = kv_cache::per_sequence(a, total, 1, bits) * batch;
+    let full_cache = mul(kv_cache::per_sequence(a, total, 1, bits), batch);
     let transient = if is_static { 0 } else { layer_kv(total) };
-    let repeat = 2 * batch * heads * total * d * p;
-    let decode = full_cache + transient + repeat + 2 * logits;
+    let repeat = prod(&[2, batch, heads, total, d, p]);
+    let decode_work = sum([transient, repeat, mul(2, logits)]);
+    let decode = add(full_cache, decode_work);
 
     let (cache, working) = if prefill > decode {
-        (prefill_cache, prefill - prefill_cache)
+        (prefill_cache, prefill_work)
     } else {
-        (full_cache, decode - full_cache)
+        (full_cache, decode_work)
     };
-    let cache = cache.div_ceil(devices);
+    let cache = div_ceil(cache, devices);
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
@@ -120,12 +129,12 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
             ),
             (
                 ComponentId::AllocatorReserve,
-                reserve::segments() + rounding,
+                add(reserve::segments(), rounding),
             ),
         ]),
         report: Some(KvReport {
             kv_cache_bytes: full_cache,
-            kv_cache_tokens: total * batch,
+            kv_cache_tokens: mul(total, batch),
             max_concurrency: batch as f64,
             budget_bytes: None,
         }),

@@ -53,7 +53,7 @@ use crate::budget::{
     activations, components, kv_cache, runtime, weights, BudgetInputs, ComponentId,
 };
 use crate::budget::{shard, GpuBudget, KvReport, StartFailure};
-use crate::bytes::{round_up, GIB};
+use crate::bytes::{add, div, from_u128, mul, prod, round_up, sum, GIB};
 use crate::catalog::GpuArch;
 use crate::format::WeightFormat;
 use crate::model::{Family, ModelArch};
@@ -167,10 +167,11 @@ impl Vllm {
 pub fn lora_slots(inp: &BudgetInputs, r: u64) -> u64 {
     let a = inp.arch;
     let h = u64::from(a.hidden);
-    let q = u64::from(a.heads) * u64::from(a.head_dim);
-    let kv = u64::from(a.kv_heads) * u64::from(a.head_dim);
+    let q = mul(u64::from(a.heads), u64::from(a.head_dim));
+    let kv = mul(u64::from(a.kv_heads), u64::from(a.head_dim));
     let i = u64::from(a.intermediate);
-    u64::from(a.layers) * r * (7 * h + 2 * q + 2 * kv + 3 * i) * 2
+    let width = sum([mul(7, h), mul(2, q), mul(2, kv), mul(3, i)]);
+    prod(&[u64::from(a.layers), r, width, 2])
 }
 
 /// V1 profiles a vision tower by encoding as many dummy images as the encoder budget
@@ -184,7 +185,8 @@ fn encoder_cache(v: &Vllm, inp: &BudgetInputs, batched_tokens: u64) -> u64 {
             let per_image = u64::from(vision.tokens_per_image);
             let items = batched_tokens / per_image;
             let b = inp.weights.compute_bytes();
-            items * per_image * (u64::from(inp.arch.hidden) * b + 14 * 14 * 3 * 4)
+            let width = add(mul(u64::from(inp.arch.hidden), b), 14 * 14 * 3 * 4);
+            prod(&[items, per_image, width])
         }
         _ => 0,
     }
@@ -268,7 +270,13 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         .saturating_add(mla_dequantized_kv_b(a, inp.weights, tp, b))
         .saturating_add(mxfp4_padding(a, inp.weights, tp, inp.gpu_arch));
     let lora = v.max_lora_rank.map_or(0, |r| {
-        lora_slots(inp, u64::from(r)) * u64::from(v.max_loras.unwrap_or(1).max(1)) / tp
+        div(
+            mul(
+                lora_slots(inp, u64::from(r)),
+                u64::from(v.max_loras.unwrap_or(1).max(1)),
+            ),
+            tp,
+        )
     });
 
     let max_len = v.max_model_len(inp);
@@ -278,9 +286,11 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         VllmVersion::V1 => seqs.min(tokens),
         _ => seqs,
     };
-    let activation = activations::peak(inp, tp, tokens, profile_seqs)
-        + runtime::cublas_workspace(inp.gpu_arch)
-        + encoder_cache(v, inp, tokens);
+    let activation = sum([
+        activations::peak(inp, tp, tokens, profile_seqs),
+        runtime::cublas_workspace(inp.gpu_arch),
+        encoder_cache(v, inp, tokens),
+    ]);
 
     let bnb = matches!(
         inp.weights,
@@ -301,17 +311,25 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         0
     };
     let budget = fraction_of(card.capacity_bytes, v.gpu_memory_utilization);
-    let used_before_kv =
-        weights + lora + activation + overhead + nccl + if context_inside { context } else { 0 };
+    let used_before_kv = sum([
+        weights,
+        lora,
+        activation,
+        overhead,
+        nccl,
+        if context_inside { context } else { 0 },
+    ]);
     let kv_format = v.kv_format(inp);
     let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
     let kv_bytes = budget.saturating_sub(used_before_kv);
     // Sliding-window layers cost at most `window` tokens per request: spread over max_model_len.
     let per_request = kv_cache::per_sequence(a, max_len, tp, kv_format.bits()).max(1);
-    let kv_tokens = if per_request >= per_token * max_len {
-        kv_bytes / (BLOCK_TOKENS * per_token) * BLOCK_TOKENS
+    // The block size is at least 16 bytes: `mul` saturates where the product would wrap to 0.
+    let kv_tokens = if per_request >= mul(per_token, max_len) {
+        kv_bytes / mul(BLOCK_TOKENS, per_token) * BLOCK_TOKENS
     } else {
-        (kv_bytes as u128 * u128::from(max_len) / u128::from(per_request)) as u64 / BLOCK_TOKENS
+        from_u128(u128::from(kv_bytes) * u128::from(max_len) / u128::from(per_request))
+            / BLOCK_TOKENS
             * BLOCK_TOKENS
     };
     let graphs = if v.enforce_eager {
@@ -321,7 +339,13 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
             VllmVersion::V1 => 512,
             _ => 256,
         };
-        seqs.min(cap) * u64::from(a.layers) * 8 * u64::from(a.hidden) * b
+        prod(&[
+            seqs.min(cap),
+            u64::from(a.layers),
+            8,
+            u64::from(a.hidden),
+            b,
+        ])
     };
     let failure = if budget <= used_before_kv {
         Some(StartFailure::NoRoomForKvCache)
@@ -330,7 +354,7 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
             kv_tokens,
             max_model_len: max_len,
         })
-    } else if budget + if context_inside { 0 } else { context } > card.capacity_bytes {
+    } else if add(budget, if context_inside { 0 } else { context }) > card.capacity_bytes {
         Some(StartFailure::BudgetExceedsFreeMemory)
     } else {
         None

@@ -11,8 +11,15 @@
 //! `first_k_dense_replace`, `interleave_moe_layer_step`), MLA ranks (`kv_lora_rank`, …), sliding
 //! windows (`sliding_window`, `layer_types`, `sliding_window_pattern`, Llama 4's
 //! `attention_chunk_size`) and a `vision_config` are read where present.
+//!
+//! Every count is checked against a ceiling far above any released model
+//! (`crate::limits::arch`): a larger value is refused with [`ConfigError::TooLarge`], so a pasted
+//! config can neither make an estimate slow (work grows with layers and experts) nor push a size
+//! past what the byte arithmetic represents exactly.
 
+use crate::bytes::{add, prod, sum};
 use crate::format::WeightFormat;
+use crate::limits::arch;
 use crate::model::{Family, Mla, ModelArch, Moe, SlidingWindow, Vision};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -35,10 +42,17 @@ pub enum ConfigError {
         /// The key.
         key: &'static str,
     },
-    /// A key has the wrong type or an impossible value (zero, negative, too large).
+    /// A key has the wrong type or an impossible value (zero, negative, not a whole number).
     InvalidValue {
         /// The key.
         key: &'static str,
+    },
+    /// A key is larger than any real model's (the ceilings of `crate::limits::arch`).
+    TooLarge {
+        /// The key.
+        key: &'static str,
+        /// The largest value accepted.
+        max: u64,
     },
     /// `model_type` names a family this version does not model.
     UnsupportedModelType {
@@ -214,7 +228,16 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
         Family::Llama4 => expert_intermediate,
         _ => match keys.optional_count("shared_expert_intermediate_size")? {
             Some(s) => s,
-            None => keys.optional_count("n_shared_experts")?.unwrap_or(0) * expert_intermediate,
+            None => {
+                let n = keys.optional_count("n_shared_experts")?.unwrap_or(0);
+                // At most 256 × 262,144 = 2^26 by the ceilings; checked all the same.
+                u32::try_from(u64::from(n) * u64::from(expert_intermediate)).map_err(|_| {
+                    ConfigError::TooLarge {
+                        key: "n_shared_experts",
+                        max: u64::from(arch::SHARED_EXPERTS),
+                    }
+                })?
+            }
         },
     };
     Ok(Some(Moe {
@@ -254,7 +277,8 @@ fn read_sliding_window(
         let global = types
             .iter()
             .filter(|t| t.as_str() == Some("full_attention"))
-            .count() as u32;
+            .count();
+        let global = u32::try_from(global).unwrap_or(u32::MAX);
         let global_every = layers.checked_div(global).unwrap_or(0);
         return Ok(Some(SlidingWindow {
             window,
@@ -308,28 +332,38 @@ fn read_vision(
     let patch = u64::from(vk.optional_count("patch_size")?.unwrap_or(14));
     let image = u64::from(vk.optional_count("image_size")?.unwrap_or(336));
     let t = u64::from(text_hidden);
-    let positions = (image / patch.max(1)).pow(2);
-    let params = layers * (4 * h * h + 4 * h + 2 * h * i + h + i + 4 * h)
-        + 3 * patch * patch * h
-        + (positions + 1) * h
-        + h * t
-        + t
-        + t * t
-        + t;
+    let side = image / patch.max(1);
+    let positions = side * side;
+    let per_layer = sum([prod(&[4, h, h]), 4 * h, prod(&[2, h, i]), h, i, 4 * h]);
+    let params = sum([
+        prod(&[layers, per_layer]),
+        prod(&[3, patch, patch, h]),
+        prod(&[add(positions, 1), h]),
+        prod(&[h, t]),
+        t,
+        prod(&[t, t]),
+        t,
+    ]);
     let replicated = (3u64.saturating_mul(patch).saturating_mul(patch))
         .saturating_add(positions.saturating_add(1))
         .saturating_add(layers.saturating_mul(6))
         .saturating_mul(h)
         .saturating_add(t);
     let tokens = if model_type.starts_with("llava_next") {
-        positions * 5 + 48
+        add(prod(&[positions, 5]), 48)
     } else {
         positions
     };
-    let cross = keys
-        .get("cross_attention_layers")
-        .and_then(Value::as_array)
-        .map_or(0, |a| a.len() as u32);
+    let cross = match keys.get("cross_attention_layers").and_then(Value::as_array) {
+        None => 0,
+        Some(a) => u32::try_from(a.len())
+            .ok()
+            .filter(|&n| n <= arch::LAYERS)
+            .ok_or(ConfigError::TooLarge {
+                key: "cross_attention_layers",
+                max: u64::from(arch::LAYERS),
+            })?,
+    };
     Ok(Some(Vision {
         params,
         tokens_per_image: u32::try_from(tokens).unwrap_or(u32::MAX),
@@ -377,8 +411,36 @@ struct Keys<'a> {
     outer: &'a Map<String, Value>,
 }
 
-/// Upper bound for any size key: far beyond real models, low enough that products stay in `u64`.
-const MAX_DIMENSION: u64 = 1 << 24;
+/// The largest value accepted for `key` (`crate::limits::arch`; token counts for any other key).
+fn ceiling(key: &str) -> u32 {
+    match key {
+        "num_hidden_layers"
+        | "depth"
+        | "first_k_dense_replace"
+        | "interleave_moe_layer_step"
+        | "moe_layer_freq"
+        | "decoder_sparse_step"
+        | "sliding_window_pattern" => arch::LAYERS,
+        "hidden_size" | "embed_dim" => arch::HIDDEN,
+        "intermediate_size"
+        | "intermediate_size_mlp"
+        | "moe_intermediate_size"
+        | "shared_expert_intermediate_size" => arch::INTERMEDIATE,
+        "num_attention_heads" | "num_key_value_heads" => arch::HEADS,
+        "head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => arch::HEAD_DIM,
+        "vocab_size" => arch::VOCAB,
+        "num_local_experts"
+        | "num_experts"
+        | "n_routed_experts"
+        | "num_experts_per_tok"
+        | "experts_per_token" => arch::EXPERTS,
+        "n_shared_experts" => arch::SHARED_EXPERTS,
+        "kv_lora_rank" | "q_lora_rank" => arch::LORA_RANK,
+        "image_size" => arch::IMAGE_SIZE,
+        "patch_size" => arch::PATCH,
+        _ => arch::TOKENS,
+    }
+}
 
 impl Keys<'_> {
     fn get(&self, key: &str) -> Option<&Value> {
@@ -390,12 +452,19 @@ impl Keys<'_> {
     fn optional_count(&self, key: &'static str) -> Result<Option<u32>, ConfigError> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => match v.as_u64() {
-                Some(n) if (1..=MAX_DIMENSION).contains(&n) => u32::try_from(n)
-                    .map(Some)
-                    .map_err(|_| ConfigError::InvalidValue { key }),
-                _ => Err(ConfigError::InvalidValue { key }),
-            },
+            Some(v) => {
+                let max = ceiling(key);
+                match v.as_u64() {
+                    Some(0) | None => Err(ConfigError::InvalidValue { key }),
+                    Some(n) if n > u64::from(max) => Err(ConfigError::TooLarge {
+                        key,
+                        max: u64::from(max),
+                    }),
+                    Some(n) => u32::try_from(n)
+                        .map(Some)
+                        .map_err(|_| ConfigError::InvalidValue { key }),
+                }
+            }
         }
     }
 
@@ -439,6 +508,79 @@ mod tests {
         let arch = parse_str(text).expect("valid nested config");
         assert_eq!(arch.family, Family::Mistral);
         assert!(!arch.tied_embeddings);
+    }
+
+    /// Counts past the ceilings of `crate::limits::arch` are refused by name, at the ceiling they
+    /// are read; the issue-12 products that wrapped (u32 shared experts, vision tower) cannot arise.
+    #[test]
+    fn ceilings_are_typed_errors() {
+        let with = |key: &str, value: u64| {
+            let mut v: Value = serde_json::from_str(LLAMA_31_8B).expect("JSON");
+            v[key] = serde_json::json!(value);
+            parse_value(&v)
+        };
+        assert_eq!(with("num_hidden_layers", 1024).map(|a| a.layers), Ok(1024));
+        for (key, max) in [
+            ("num_hidden_layers", 1024),
+            ("hidden_size", 65_536),
+            ("intermediate_size", 262_144),
+            ("num_attention_heads", 1024),
+            ("head_dim", 4096),
+            ("vocab_size", 2_097_152),
+            ("max_position_embeddings", 1 << 24),
+        ] {
+            assert_eq!(
+                with(key, max + 1),
+                Err(ConfigError::TooLarge { key, max }),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            with("num_hidden_layers", u64::MAX),
+            Err(ConfigError::TooLarge {
+                key: "num_hidden_layers",
+                max: 1024
+            })
+        );
+        let moe = |shared: u64| {
+            parse_value(
+                &serde_json::json!({"model_type": "deepseek_v3", "hidden_size": 64,
+                "intermediate_size": 128, "num_hidden_layers": 4, "num_attention_heads": 4,
+                "vocab_size": 100, "n_routed_experts": 8, "num_experts_per_tok": 2,
+                "moe_intermediate_size": 65_536, "n_shared_experts": shared}),
+            )
+        };
+        assert_eq!(
+            moe(256).map(|a| a.moe.map(|m| m.shared_intermediate)),
+            Ok(Some(256 * 65_536))
+        );
+        assert_eq!(
+            moe(65_536),
+            Err(ConfigError::TooLarge {
+                key: "n_shared_experts",
+                max: 256
+            })
+        );
+        let vision = |image: u64| {
+            let mut v: Value = serde_json::from_str(LLAMA_31_8B).expect("JSON");
+            v["vision_config"] = serde_json::json!({"num_hidden_layers": 1024,
+                "hidden_size": 65_536, "intermediate_size": 262_144, "patch_size": 1,
+                "image_size": image});
+            parse_value(&v)
+        };
+        // At every ceiling at once the tower's count stays exact (far below 2^64).
+        let params = vision(16_384).map(|a| a.vision.map(|v| v.params));
+        assert!(
+            matches!(params, Ok(Some(p)) if p > 1 << 45 && p < 1 << 48),
+            "{params:?}"
+        );
+        assert_eq!(
+            vision(16_385),
+            Err(ConfigError::TooLarge {
+                key: "image_size",
+                max: 16_384
+            })
+        );
     }
 
     #[test]

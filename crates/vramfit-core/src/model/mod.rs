@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 mod tensor;
 
-pub use tensor::{under_any, Split, Tensor, TensorKind};
+pub use tensor::{under_any, ModulePatterns, Split, Tensor, TensorKind};
 
 /// The model family, as Hugging Face's `model_type` names it (the text model's, for VLMs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -305,6 +305,63 @@ impl ModelArch {
         }
     }
 
+    /// How many of the decoder layers `lo..hi` are MoE layers (counted, not enumerated).
+    pub fn moe_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        match self.moe {
+            Some(m) => {
+                let (f, e) = (
+                    u64::from(m.first_dense_layers),
+                    u64::from(m.moe_every.max(1)),
+                );
+                let lo = u64::from(lo).max(f);
+                let hi = u64::from(hi);
+                // Layer i is MoE when j = i − f + 1 is a multiple of e: count those j in lo' − f + 1
+                // ..hi − f + 1.
+                if hi <= lo {
+                    0
+                } else {
+                    multiples(lo - f + 1, hi - f + 1, e)
+                }
+            }
+            None => 0,
+        }
+    }
+
+    /// The first MoE layer at or after `lo` (below `layers`), if any.
+    pub fn first_moe_layer_from(&self, lo: u32) -> Option<u32> {
+        let m = self.moe?;
+        let (f, e) = (
+            u64::from(m.first_dense_layers),
+            u64::from(m.moe_every.max(1)),
+        );
+        let j = (u64::from(lo).max(f) - f + 1).div_ceil(e) * e;
+        u32::try_from(j + f - 1).ok().filter(|&i| i < self.layers)
+    }
+
+    /// The first dense (not MoE) layer at or after `lo` (below `layers`), if any.
+    pub fn first_dense_layer_from(&self, lo: u32) -> Option<u32> {
+        let i = match self.moe {
+            Some(m) if lo >= m.first_dense_layers && m.moe_every <= 1 => return None,
+            // With MoE every e ≥ 2 layers, a MoE layer is followed by a dense one.
+            Some(_) if self.is_moe_layer(lo) => lo.checked_add(1)?,
+            _ => lo,
+        };
+        (i < self.layers).then_some(i)
+    }
+
+    /// How many of the self-attention layers `lo..hi` are sliding-window (local) layers (counted).
+    pub fn local_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        let (lo, hi) = (u64::from(lo), u64::from(hi));
+        let n = hi.saturating_sub(lo);
+        match self.sliding_window {
+            None => 0,
+            Some(sw) if sw.global_every == 0 => n,
+            // Layer i is global when i + 1 is a multiple of `global_every`.
+            Some(sw) if hi > lo => n - multiples(lo + 1, hi + 1, u64::from(sw.global_every)),
+            Some(_) => 0,
+        }
+    }
+
     /// Whether decoder layer `i` is a sliding-window (local) layer.
     pub fn is_local_layer(&self, i: u32) -> bool {
         match self.sliding_window {
@@ -328,13 +385,20 @@ impl ModelArch {
     pub fn kv_elements_per_token_layer(&self, tp: u64) -> u64 {
         match self.mla {
             Some(m) => u64::from(m.kv_lora_rank) + u64::from(m.qk_rope_head_dim),
-            None => 2 * u64::from(self.kv_heads).div_ceil(tp.max(1)) * u64::from(self.head_dim),
+            None => crate::bytes::prod(&[
+                2,
+                u64::from(self.kv_heads).div_ceil(tp.max(1)),
+                u64::from(self.head_dim),
+            ]),
         }
     }
 
     /// Key and value elements stored per token across all caching layers (full context).
     pub fn kv_elements_per_token(&self) -> u64 {
-        u64::from(self.self_attention_layers()) * self.kv_elements_per_token_layer(1)
+        crate::bytes::mul(
+            u64::from(self.self_attention_layers()),
+            self.kv_elements_per_token_layer(1),
+        )
     }
 
     /// Whether `n` GPUs can split this model by tensor parallelism the way vLLM requires
@@ -346,6 +410,16 @@ impl ModelArch {
             && (self.mla.is_some()
                 || self.kv_heads.is_multiple_of(n)
                 || n.is_multiple_of(self.kv_heads))
+    }
+}
+
+/// Multiples of `e` (≥ 1) in `a..b`, for `a ≥ 1`.
+fn multiples(a: u64, b: u64, e: u64) -> u64 {
+    let e = e.max(1);
+    if b <= a {
+        0
+    } else {
+        (b - 1) / e - (a - 1) / e
     }
 }
 
@@ -411,5 +485,53 @@ mod tests {
             global_every: 2,
         });
         assert!(a.is_local_layer(0) && !a.is_local_layer(1));
+    }
+
+    /// The counted forms agree with enumerating the layers, for every MoE and window pattern.
+    #[test]
+    fn counted_layer_runs_match_enumeration() {
+        let mut a = ModelArch::dense(Family::Llama4, 23, 64, 4, 2, 16, 128, 100, false, 4096);
+        for first in 0..5 {
+            for every in 0..4 {
+                for global_every in 0..5 {
+                    a.moe = Some(Moe {
+                        experts: 4,
+                        active: 1,
+                        expert_intermediate: 32,
+                        shared_intermediate: 0,
+                        first_dense_layers: first,
+                        moe_every: every,
+                        router_bias: false,
+                        expert_bias: false,
+                    });
+                    a.sliding_window = Some(SlidingWindow {
+                        window: 8,
+                        global_every,
+                    });
+                    for lo in 0..=a.layers {
+                        for hi in lo..=a.layers {
+                            let moe = (lo..hi).filter(|&i| a.is_moe_layer(i)).count() as u64;
+                            assert_eq!(a.moe_layers_in(lo, hi), moe, "{first} {every} {lo} {hi}");
+                            let local = (lo..hi).filter(|&i| a.is_local_layer(i)).count() as u64;
+                            assert_eq!(a.local_layers_in(lo, hi), local);
+                        }
+                        let first_moe = (lo..a.layers).find(|&i| a.is_moe_layer(i));
+                        assert_eq!(
+                            a.first_moe_layer_from(lo),
+                            first_moe,
+                            "{first} {every} {lo}"
+                        );
+                        let first_dense = (lo..a.layers).find(|&i| !a.is_moe_layer(i));
+                        assert_eq!(a.first_dense_layer_from(lo), first_dense);
+                    }
+                }
+            }
+        }
+        a.moe = None;
+        a.sliding_window = None;
+        assert_eq!(a.moe_layers_in(0, 23), 0);
+        assert_eq!(a.first_moe_layer_from(0), None);
+        assert_eq!(a.first_dense_layer_from(3), Some(3));
+        assert_eq!(a.local_layers_in(0, 23), 0);
     }
 }

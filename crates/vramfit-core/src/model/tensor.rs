@@ -1,8 +1,15 @@
 //! Weight tensors: what each is, how tensor parallelism splits it, and the per-layer list of an
 //! architecture ([`ModelArch::tensors`]) whose sum is the exact parameter count. The shapes follow
 //! the Hugging Face modelling files listed in the parent module's documentation.
+//!
+//! Budgets never walk every layer: decoder layers come in at most two kinds (dense and MoE) with
+//! identical tensors, so [`ModelArch::layer_kinds`] gives each kind once with its count, and the
+//! tensors outside the layers come from [`ModelArch::outer_tensors`]. [`ModulePatterns`] answers
+//! which tensors a checkpoint's `unquantized_modules` cover without building a path string.
 
 use super::{Family, ModelArch};
+use crate::bytes::{mul, prod, sum};
+use std::collections::BTreeMap;
 
 /// What a weight tensor is (names follow GGUF's, which quantisers key their rules on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -119,19 +126,37 @@ pub struct Tensor {
 }
 
 impl Tensor {
-    /// Elements of all instances.
+    /// Elements of all instances (saturating).
     pub fn numel(&self) -> u64 {
-        self.rows * self.cols * self.count
+        prod(&[self.rows, self.cols, self.count])
     }
 
     /// The module path in Hugging Face naming without the `model.` prefix
     /// (`layers.3.self_attn.q_proj`, `layers.3.mlp.experts`, `embed_tokens`, `lm_head`), as
     /// quantisation configs list modules to skip.
     pub fn module_path(&self) -> String {
-        let leaf = match self.kind {
-            TensorKind::TokenEmbd => return "embed_tokens".into(),
-            TensorKind::Output => return "lm_head".into(),
-            TensorKind::Vision => return "vision_tower".into(),
+        let leaf = self.leaf();
+        match self.layer {
+            Some(i) if !self.is_outer_kind() => format!("layers.{i}.{leaf}"),
+            _ => leaf.into(),
+        }
+    }
+
+    /// Whether the kind is named without its layer (embedding, head, vision tower).
+    fn is_outer_kind(&self) -> bool {
+        matches!(
+            self.kind,
+            TensorKind::TokenEmbd | TensorKind::Output | TensorKind::Vision
+        )
+    }
+
+    /// The last part of [`Tensor::module_path`]: the whole path for the embedding, head and
+    /// vision tower, the part after `layers.N.` for layer tensors.
+    fn leaf(&self) -> &'static str {
+        match self.kind {
+            TensorKind::TokenEmbd => "embed_tokens",
+            TensorKind::Output => "lm_head",
+            TensorKind::Vision => "vision_tower",
             TensorKind::AttnQ => "self_attn.q_proj",
             TensorKind::AttnK => "self_attn.k_proj",
             TensorKind::AttnV => "self_attn.v_proj",
@@ -152,10 +177,6 @@ impl Tensor {
             TensorKind::Router => "mlp.gate",
             TensorKind::Norm => "norm",
             TensorKind::Bias => "bias",
-        };
-        match self.layer {
-            Some(i) => format!("layers.{i}.{leaf}"),
-            None => leaf.into(),
         }
     }
 }
@@ -172,9 +193,139 @@ pub fn under_any(path: &str, patterns: &[String]) -> bool {
     })
 }
 
+/// A checkpoint's unquantised modules (`unquantized_modules`), parsed once: [`ModulePatterns::covers`]
+/// answers [`under_any`] for a tensor without building its path, and [`ModulePatterns::names_layer`]
+/// says which layers a pattern singles out (those are costed one by one; every other layer is
+/// costed once per kind).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModulePatterns {
+    /// Patterns that can only name a tensor outside the layers (`lm_head`, `embed_tokens`, …).
+    outer: Vec<String>,
+    /// Whether one pattern is `layers` itself (every layer tensor).
+    all_layers: bool,
+    /// Per layer: what follows `layers.N` in each pattern naming it (`""` = the whole layer,
+    /// `".mlp"`, `".self_attn.q_proj"`, …).
+    by_layer: BTreeMap<u32, Vec<String>>,
+}
+
+impl ModulePatterns {
+    /// Parses module paths as quantisation configs list them (with or without the `model.` /
+    /// `model.language_model.` prefix).
+    pub fn new(patterns: &[String]) -> ModulePatterns {
+        let mut out = ModulePatterns::default();
+        for p in patterns {
+            let p = normalise(p);
+            if p.is_empty() {
+                continue;
+            }
+            if p == "layers" {
+                out.all_layers = true;
+            } else if let Some(rest) = p.strip_prefix("layers.") {
+                let digits = rest.split('.').next().unwrap_or("");
+                // A layer path carries the index in decimal without leading zeros.
+                let canonical = !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && (digits.len() == 1 || !digits.starts_with('0'));
+                if let Some(i) = digits.parse::<u32>().ok().filter(|_| canonical) {
+                    out.by_layer
+                        .entry(i)
+                        .or_default()
+                        .push(rest[digits.len()..].to_string());
+                }
+            } else {
+                out.outer.push(p.to_string());
+            }
+        }
+        out
+    }
+
+    /// Whether no pattern can cover anything.
+    pub fn is_empty(&self) -> bool {
+        self.outer.is_empty() && !self.all_layers && self.by_layer.is_empty()
+    }
+
+    /// Whether a pattern names layer `i` by its index.
+    pub fn names_layer(&self, i: u32) -> bool {
+        self.by_layer.contains_key(&i)
+    }
+
+    /// Whether a pattern names some layer by its index.
+    pub fn names_any_layer(&self) -> bool {
+        !self.by_layer.is_empty()
+    }
+
+    /// Whether `t` falls under one of the patterns (the rule of [`under_any`]).
+    pub fn covers(&self, t: &Tensor) -> bool {
+        let leaf = t.leaf();
+        match t.layer {
+            Some(i) if !t.is_outer_kind() => {
+                self.all_layers
+                    || self.by_layer.get(&i).is_some_and(|rests| {
+                        rests.iter().any(|r| {
+                            r.is_empty()
+                                || r.strip_prefix('.').is_some_and(|q| {
+                                    leaf == q
+                                        || (leaf.starts_with(q) && leaf[q.len()..].starts_with('.'))
+                                })
+                        })
+                    })
+            }
+            // A path without dots equals the pattern or does not fall under it.
+            _ => self.outer.iter().any(|p| p == leaf),
+        }
+    }
+}
+
+fn normalise(p: &str) -> &str {
+    p.trim()
+        .trim_start_matches("model.language_model.")
+        .trim_start_matches("model.")
+}
+
 impl ModelArch {
-    /// Every weight tensor, in load order.
+    /// Every weight tensor, in load order. This walks every layer: budgets use
+    /// [`ModelArch::outer_tensors`] and [`ModelArch::layer_kinds`] instead.
     pub fn tensors(&self) -> Vec<Tensor> {
+        let (mut out, after) = self.outer_tensors();
+        let embeddings = out.len();
+        let mut layers = Vec::new();
+        for i in 0..self.layers {
+            layers.extend(self.layer_tensors(i));
+        }
+        out.splice(embeddings..embeddings, layers);
+        out.extend(after);
+        out
+    }
+
+    /// The tensors of decoder layer `i`, in load order.
+    pub fn layer_tensors(&self, i: u32) -> Vec<Tensor> {
+        let mut out = Vec::with_capacity(24);
+        self.push_layer(&mut out, i);
+        out
+    }
+
+    /// The decoder layers `lo..hi` by kind: for the dense and the MoE layers present, a
+    /// representative layer and how many layers of the range share its tensors (they differ only
+    /// in their index).
+    pub fn layer_kinds(&self, lo: u32, hi: u32) -> Vec<(u32, u64)> {
+        let hi = hi.min(self.layers);
+        if hi <= lo {
+            return Vec::new();
+        }
+        let moe = self.moe_layers_in(lo, hi);
+        let dense = u64::from(hi - lo) - moe;
+        let mut out = Vec::with_capacity(2);
+        if let Some(i) = self.first_dense_layer_from(lo).filter(|_| dense > 0) {
+            out.push((i, dense));
+        }
+        if let Some(i) = self.first_moe_layer_from(lo).filter(|_| moe > 0) {
+            out.push((i, moe));
+        }
+        out
+    }
+
+    /// The tensors outside the decoder layers: (loaded before them, loaded after them).
+    pub fn outer_tensors(&self) -> (Vec<Tensor>, Vec<Tensor>) {
         let h = u64::from(self.hidden);
         let v = u64::from(self.vocab);
         let t = |kind, split, rows, cols, layer| Tensor {
@@ -185,21 +336,19 @@ impl ModelArch {
             count: 1,
             layer,
         };
-        let mut out = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
+        let mut before = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
         if self.family.is_encoder() {
             // Positions, two token types, and the embedding LayerNorm (weight + bias).
-            out.push(t(
+            before.push(t(
                 TensorKind::Bias,
                 Split::Replicated,
                 u64::from(self.max_position) + 2,
                 h,
                 None,
             ));
-            out.push(t(TensorKind::Norm, Split::Replicated, 2 * h, 1, None));
+            before.push(t(TensorKind::Norm, Split::Replicated, 2 * h, 1, None));
         }
-        for i in 0..self.layers {
-            self.push_layer(&mut out, i);
-        }
+        let mut out = Vec::new();
         if self.family.is_encoder() {
             // Pooler (dense + bias) and a 2-label classification head.
             out.push(t(TensorKind::Output, Split::Replicated, h + 1, h, None));
@@ -222,7 +371,7 @@ impl ModelArch {
                 None,
             ));
         }
-        out
+        (before, out)
     }
 
     fn push_layer(&self, out: &mut Vec<Tensor>, i: u32) {
@@ -233,7 +382,7 @@ impl ModelArch {
         let fam = self.family;
         let layer = Some(i);
         let mut add = |kind, split, rows: u64, cols: u64, count: u64| {
-            if rows * cols * count > 0 {
+            if prod(&[rows, cols, count]) > 0 {
                 out.push(Tensor {
                     kind,
                     split,
@@ -351,8 +500,137 @@ impl ModelArch {
         add(K::Norm, Replicated, norm_width, 1, fam.norms_per_layer());
     }
 
-    /// Exact parameter count (the sum of all tensors).
+    /// Exact parameter count (the sum of all tensors; saturating), each layer kind counted once.
     pub fn param_count(&self) -> u64 {
-        self.tensors().iter().map(Tensor::numel).sum()
+        let (before, after) = self.outer_tensors();
+        let outer = sum(before.iter().chain(&after).map(Tensor::numel));
+        let layers = sum(self
+            .layer_kinds(0, self.layers)
+            .into_iter()
+            .map(|(i, n)| mul(sum(self.layer_tensors(i).iter().map(Tensor::numel)), n)));
+        outer.saturating_add(layers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Mla, Moe, Vision};
+
+    fn archs() -> Vec<ModelArch> {
+        let dense = ModelArch::dense(Family::Qwen3, 14, 64, 8, 2, 16, 128, 1000, false, 4096);
+        let mut moe = ModelArch::dense(Family::DeepseekV3, 13, 64, 8, 8, 24, 128, 1000, true, 4096);
+        moe.moe = Some(Moe {
+            experts: 8,
+            active: 2,
+            expert_intermediate: 32,
+            shared_intermediate: 32,
+            first_dense_layers: 3,
+            moe_every: 2,
+            router_bias: true,
+            expert_bias: false,
+        });
+        moe.mla = Some(Mla {
+            q_lora_rank: 16,
+            kv_lora_rank: 16,
+            qk_nope_head_dim: 16,
+            qk_rope_head_dim: 8,
+            v_head_dim: 16,
+        });
+        moe.vision = Some(Vision {
+            params: 12345,
+            tokens_per_image: 64,
+            cross_attention_layers: 0,
+            replicated: 345,
+            config_layers: 2,
+            config_hidden: 64,
+        });
+        let bert = ModelArch::dense(Family::Bert, 5, 64, 4, 4, 16, 256, 500, true, 512);
+        vec![dense, moe, bert]
+    }
+
+    #[test]
+    fn kinds_and_outer_tensors_rebuild_the_full_list() {
+        for a in archs() {
+            let all = a.tensors();
+            let by_enumeration: u64 = all.iter().map(Tensor::numel).sum();
+            assert_eq!(a.param_count(), by_enumeration);
+            for lo in 0..=a.layers {
+                for hi in lo..=a.layers {
+                    let kinds = a.layer_kinds(lo, hi);
+                    assert_eq!(kinds.iter().map(|k| k.1).sum::<u64>(), u64::from(hi - lo));
+                    for (rep, _) in kinds {
+                        // Every layer of the kind has the representative's shapes.
+                        for i in lo..hi {
+                            if a.is_moe_layer(i) == a.is_moe_layer(rep) {
+                                let strip = |v: Vec<Tensor>| {
+                                    v.into_iter()
+                                        .map(|t| Tensor { layer: None, ..t })
+                                        .collect::<Vec<_>>()
+                                };
+                                assert_eq!(strip(a.layer_tensors(i)), strip(a.layer_tensors(rep)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parsed_patterns_cover_what_under_any_covers() {
+        let fragments = [
+            "layers",
+            "layers.0",
+            "layers.1",
+            "layers.01",
+            "layers.12",
+            "layers.3.mlp",
+            "layers.3.mlp.experts",
+            "layers.4.self_attn",
+            "layers.4.self_attn.q",
+            "layers.4.",
+            "layers.x",
+            "lm_head",
+            "embed_tokens",
+            "vision_tower",
+            "norm",
+            "bias",
+            "mlp",
+            "layers.5.norm",
+            "layers.5.bias",
+            "layers.6.mlp.gate",
+            "layers.6.mlp.gate_proj",
+            "layers.7.self_attn.kv_a_proj_with_mqa",
+            "",
+            "  model.layers.2  ",
+            "model.language_model.lm_head",
+            "model.model.layers.8",
+            "layers.+3",
+        ];
+        for a in archs() {
+            let tensors = a.tensors();
+            for (k, _) in fragments.iter().enumerate() {
+                for width in 1..4 {
+                    let patterns: Vec<String> = fragments
+                        .iter()
+                        .cycle()
+                        .skip(k)
+                        .step_by(width)
+                        .take(3)
+                        .map(|s| s.to_string())
+                        .collect();
+                    let parsed = ModulePatterns::new(&patterns);
+                    for t in &tensors {
+                        assert_eq!(
+                            parsed.covers(t),
+                            under_any(&t.module_path(), &patterns),
+                            "{patterns:?} {}",
+                            t.module_path()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@
 //!   all `L` layers' worth, so `pp` does not reduce this term.
 
 use super::config::{Checkpointing, LoraTargets, Method, Train, TrainPrecision};
+use crate::bytes::{add, div, mul, prod, sub, sum};
 use crate::model::ModelArch;
 
 /// Saved activations on one GPU: at the end of the forward, and at the peak of backward.
@@ -43,37 +44,41 @@ fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
     let tp = u64::from(t.tensor_parallel.max(1));
     let c = compute_bytes(t);
     let h = u64::from(a.hidden);
-    let q = u64::from(a.heads) * u64::from(a.head_dim);
-    let kv = u64::from(a.kv_heads) * u64::from(a.head_dim);
+    let q = mul(u64::from(a.heads), u64::from(a.head_dim));
+    let kv = mul(u64::from(a.kv_heads), u64::from(a.head_dim));
     let mlp = match a.moe {
-        Some(m) => {
-            4 * u64::from(m.expert_intermediate) * u64::from(m.active)
-                + 4 * u64::from(m.shared_intermediate)
-                + u64::from(m.experts)
-        }
-        None => 4 * u64::from(a.intermediate),
+        Some(m) => sum([
+            prod(&[4, u64::from(m.expert_intermediate), u64::from(m.active)]),
+            mul(4, u64::from(m.shared_intermediate)),
+            u64::from(m.experts),
+        ]),
+        None => mul(4, u64::from(a.intermediate)),
     };
-    let full = 5 * h + (2 * q + 2 * kv) / tp + mlp / tp;
-    let base = c * match t.method {
-        Method::Full => full,
-        Method::Lora | Method::Qlora => {
-            let mlp_targets = t.lora_targets == LoraTargets::AllLinear;
-            // Without an MLP adapter, the MLP's normed input (h) and the product (I) are not kept.
-            let unsaved = if mlp_targets { 0 } else { h + mlp / 4 / tp };
-            full - unsaved
-        }
-    };
+    let full = sum([mul(5, h), div(add(mul(2, q), mul(2, kv)), tp), div(mlp, tp)]);
+    let base = mul(
+        c,
+        match t.method {
+            Method::Full => full,
+            Method::Lora | Method::Qlora => {
+                let mlp_targets = t.lora_targets == LoraTargets::AllLinear;
+                // Without an MLP adapter, the MLP's normed input (h) and the product (I) are not
+                // kept.
+                let unsaved = if mlp_targets { 0 } else { h + mlp / 4 / tp };
+                sub(full, unsaved)
+            }
+        },
+    );
     let scores = if t.flash_attention {
         0
     } else {
-        u64::from(a.heads) * seq * (c + 4) / tp
+        div(prod(&[u64::from(a.heads), seq, c + 4]), tp)
     };
     (base, scores)
 }
 
 /// Saved activations for `batch` sequences of `seq` tokens.
 pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
-    let tokens = batch * seq;
+    let tokens = mul(batch, seq);
     let layers = u64::from(a.layers);
     let h = u64::from(a.hidden);
     let c = compute_bytes(t);
@@ -84,33 +89,34 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
         let scores = if t.flash_attention {
             0
         } else {
-            sk * heads * seq
+            prod(&[sk, heads, seq])
         };
-        (hk * h, scores)
+        (mul(hk, h), scores)
     } else {
         decoder_layer(a, t, seq)
     };
     let kept = match t.checkpointing {
-        Checkpointing::None => per_layer + scores,
+        Checkpointing::None => add(per_layer, scores),
         Checkpointing::Selective => per_layer,
-        Checkpointing::Full => c * h,
+        Checkpointing::Full => mul(c, h),
     };
     let recomputed_layer = if t.compiled && !a.family.is_encoder() {
         let tp = u64::from(t.tensor_parallel.max(1));
-        let q = u64::from(a.heads) * u64::from(a.head_dim);
-        c * (2 * h + q / tp + u64::from(a.intermediate) / tp)
+        let q = mul(u64::from(a.heads), u64::from(a.head_dim));
+        mul(c, sum([mul(2, h), q / tp, u64::from(a.intermediate) / tp]))
     } else {
-        per_layer + scores
+        add(per_layer, scores)
     };
-    let embeddings = 2 * c * h;
+    let embeddings = prod(&[2, c, h]);
+    let stack = mul(layers, kept);
     match t.checkpointing {
         Checkpointing::Full => Activations {
-            total: tokens * (layers * kept + recomputed_layer + embeddings),
-            recompute: tokens * (layers * kept + recomputed_layer),
+            total: mul(tokens, sum([stack, recomputed_layer, embeddings])),
+            recompute: mul(tokens, add(stack, recomputed_layer)),
         },
         _ => Activations {
-            total: tokens * (layers * kept + embeddings),
-            recompute: tokens * (per_layer + scores),
+            total: mul(tokens, add(stack, embeddings)),
+            recompute: mul(tokens, add(per_layer, scores)),
         },
     }
 }
@@ -120,15 +126,15 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
 /// classification head have only `b × labels` logits.
 pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     if a.family.is_encoder() {
-        return batch * 2 * 4;
+        return mul(batch, 2 * 4);
     }
     let tp = u64::from(t.tensor_parallel.max(1));
-    let elements = batch * seq * u64::from(a.vocab) / tp;
+    let elements = div(prod(&[batch, seq, u64::from(a.vocab)]), tp);
     let c = compute_bytes(t);
     if t.chunked_loss {
-        elements * c + elements * 8 / 8
+        add(mul(elements, c), div(mul(elements, 8), 8))
     } else {
-        elements * (c + 8)
+        mul(elements, c + 8)
     }
 }
 

@@ -35,10 +35,11 @@ pub mod optimizer;
 
 pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision};
 
-use crate::budget::{components, reserve, runtime, weights, BudgetInputs, ComponentId};
+use crate::budget::{components, reserve, runtime, BudgetInputs, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
+use crate::bytes::{add, div, div_ceil, mul, prod, sum};
 use crate::format::WeightFormat;
-use crate::model::{ModelArch, TensorKind};
+use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::Serialize;
 
 /// The phase of a training step that sets the peak.
@@ -77,35 +78,44 @@ fn is_target(kind: TensorKind, targets: LoraTargets) -> bool {
     }
 }
 
-/// Trainable parameters: (count, tensors as (rows, cols, count), largest tensor elements).
-pub fn trainable(arch: &ModelArch, t: &Train) -> (u64, Vec<(u64, u64)>, u64) {
-    let tensors = arch.tensors();
+/// Trainable parameters: (count, tensors as (rows, cols, how many identical tensors), largest
+/// tensor elements). Each layer kind is listed once with its count of layers.
+pub fn trainable(arch: &ModelArch, t: &Train) -> (u64, Vec<(u64, u64, u64)>, u64) {
+    let (before, after) = arch.outer_tensors();
     let mut shapes = Vec::new();
     match t.method {
         Method::Full => {
             let first = t
                 .trainable_top_layers
                 .map_or(0, |n| arch.layers.saturating_sub(n));
-            for x in &tensors {
-                let frozen = match x.layer {
-                    Some(i) => i < first,
-                    None => first > 0 && x.kind == TensorKind::TokenEmbd,
-                };
-                if !frozen {
-                    shapes.push((x.rows * x.count, x.cols));
+            for x in before.iter().chain(&after) {
+                if !(first > 0 && x.kind == TensorKind::TokenEmbd) {
+                    shapes.push((mul(x.rows, x.count), x.cols, 1));
+                }
+            }
+            for (i, n) in arch.layer_kinds(first, arch.layers) {
+                for x in arch.layer_tensors(i) {
+                    shapes.push((mul(x.rows, x.count), x.cols, n));
                 }
             }
         }
         Method::Lora | Method::Qlora => {
             let r = u64::from(t.lora_rank.max(1));
-            for x in tensors.iter().filter(|x| is_target(x.kind, t.lora_targets)) {
-                shapes.push((r, x.cols)); // A: r × in
-                shapes.push((x.rows, r)); // B: out × r
+            let targets = |x: &Tensor| is_target(x.kind, t.lora_targets);
+            for x in before.iter().chain(&after).filter(|x| targets(x)) {
+                shapes.push((r, x.cols, 1)); // A: r × in
+                shapes.push((x.rows, r, 1)); // B: out × r
+            }
+            for (i, n) in arch.layer_kinds(0, arch.layers) {
+                for x in arch.layer_tensors(i).iter().filter(|x| targets(x)) {
+                    shapes.push((r, x.cols, n));
+                    shapes.push((x.rows, r, n));
+                }
             }
         }
     }
-    let count = shapes.iter().map(|(r, c)| r * c).sum();
-    let largest = shapes.iter().map(|(r, c)| r * c).max().unwrap_or(0);
+    let count = sum(shapes.iter().map(|&(r, c, n)| prod(&[r, c, n])));
+    let largest = shapes.iter().map(|&(r, c, _)| mul(r, c)).max().unwrap_or(0);
     (count, shapes, largest)
 }
 
@@ -131,10 +141,10 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
         (_, true) => WeightFormat::Fp32,
         (_, false) => WeightFormat::Bf16,
     };
-    let tensors =
-        weights::per_gpu_tensors(a, base_format, u64::from(t.tensor_parallel.max(1)), &[]);
-    let rounding = reserve::weight_rounding(&tensors);
-    let mut weights_bytes = weights::total(&tensors) / u64::from(t.pipeline_parallel.max(1));
+    let (stored, rounding) = inp
+        .footprint
+        .weights_in(base_format, u64::from(t.tensor_parallel.max(1)));
+    let mut weights_bytes = div(stored, u64::from(t.pipeline_parallel.max(1)));
     // Sharding of the trainable state.
     let shard_group = match t.sharding {
         Sharding::Hybrid => dp.min(u64::from(t.hybrid_group.unwrap_or(8)).max(1)),
@@ -146,28 +156,35 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
         Sharding::Zero2 => (dp, dp, 1),
         Sharding::Zero3 | Sharding::Hybrid => (shard_group, shard_group, shard_group),
     };
-    let layer_bytes = weights_bytes / u64::from(a.layers.max(1));
-    let gathered = if shard_params > 1 { 2 * layer_bytes } else { 0 };
-    weights_bytes = weights_bytes.div_ceil(shard_params);
-    let pt_local = pt.div_ceil(mp);
+    let layer_bytes = div(weights_bytes, u64::from(a.layers.max(1)));
+    let gathered = if shard_params > 1 {
+        mul(2, layer_bytes)
+    } else {
+        0
+    };
+    weights_bytes = div_ceil(weights_bytes, shard_params);
+    let pt_local = div_ceil(pt, mp);
     let master = if t.precision == TrainPrecision::MixedMaster {
-        4 * pt_local.div_ceil(shard_states)
+        mul(4, div_ceil(pt_local, shard_states))
     } else {
         0
     };
     let grad_bytes = param_bytes.max(if lora { 2 } else { 0 });
     let grads = if t.optimizer_in_backward {
-        2 * largest * grad_bytes
+        prod(&[2, largest, grad_bytes])
     } else {
-        (pt_local * grad_bytes).div_ceil(shard_grads)
+        div_ceil(mul(pt_local, grad_bytes), shard_grads)
     };
     let state_dtype = if t.precision == TrainPrecision::Bf16 {
         2
     } else {
         4
     };
-    let states_all = optimizer::state_bytes(t.optimizer, &shapes, state_dtype) / mp;
-    let states = states_all.div_ceil(shard_states);
+    let states_all = div(
+        optimizer::state_bytes(t.optimizer, &shapes, state_dtype),
+        mp,
+    );
+    let states = div_ceil(states_all, shard_states);
     let paged = t.optimizer == Optimizer::PagedAdamw8bit;
     let (states_gpu, master_gpu) = if t.offload_optimizer || paged {
         (0, if t.offload_optimizer { 0 } else { master })
@@ -179,25 +196,34 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
     } else {
         weights_bytes
     };
-    let host_bytes = (if t.offload_optimizer || paged {
-        states
-    } else {
-        0
-    }) + if t.offload_optimizer { master } else { 0 }
-        + if t.offload_params { weights_bytes } else { 0 };
+    let host_bytes = sum([
+        if t.offload_optimizer || paged {
+            states
+        } else {
+            0
+        },
+        if t.offload_optimizer { master } else { 0 },
+        if t.offload_params { weights_bytes } else { 0 },
+    ]);
 
     // Activations, logits, temporaries.
     let act = activations::saved(a, t, inp.sequences, inp.context_tokens);
     let logits = activations::logits(a, t, inp.sequences, inp.context_tokens);
     let autocast_cache = match t.precision {
-        TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16 if !lora => 2 * linear_params(a) / mp,
+        TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16 if !lora => {
+            div(mul(2, linear_params(a)), mp)
+        }
         _ => 0,
     };
     let step_temp =
-        optimizer::step_temporaries(t, pt_local.div_ceil(shard_states), largest, state_dtype);
+        optimizer::step_temporaries(t, div_ceil(pt_local, shard_states), largest, state_dtype);
     // LoRA adapters: parameters, gradients and states together, shown as one component.
     let adapters = if lora {
-        pt_local * (param_bytes.max(2) + grad_bytes) + states_gpu + master_gpu
+        sum([
+            mul(pt_local, param_bytes.max(2) + grad_bytes),
+            states_gpu,
+            master_gpu,
+        ])
     } else {
         0
     };
@@ -206,22 +232,22 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
     } else {
         (grads, states_gpu, master_gpu)
     };
-    let resident = weights_gpu + gathered + adapters + states_c + master_c;
     let persisting = if t.grads_persist { grads_c } else { 0 };
-    let forward = resident + act.total + logits + autocast_cache + persisting;
-    let backward = resident + grads_c + act.recompute + logits / 2;
-    let step = resident + grads_c + step_temp;
+    // What each phase holds beside the resident state; the largest sets the peak.
+    let forward = sum([act.total, logits, autocast_cache, persisting]);
+    let backward = sum([grads_c, act.recompute, div(logits, 2)]);
+    let step = add(grads_c, step_temp);
     let (phase, _) = [
-        (TrainPhase::Forward, forward - resident),
-        (TrainPhase::Backward, backward - resident),
-        (TrainPhase::OptimizerStep, step - resident),
+        (TrainPhase::Forward, forward),
+        (TrainPhase::Backward, backward),
+        (TrainPhase::OptimizerStep, step),
     ]
     .into_iter()
     .max_by_key(|(_, b)| *b)
     .unwrap_or((TrainPhase::Forward, 0));
     let (g, activ, lg, tmp) = match phase {
         TrainPhase::Forward => (persisting, act.total, logits, autocast_cache),
-        TrainPhase::Backward => (grads_c, act.recompute, logits / 2, 0),
+        TrainPhase::Backward => (grads_c, act.recompute, div(logits, 2), 0),
         TrainPhase::OptimizerStep => (grads_c, 0, 0, step_temp),
     };
     let nccl = runtime::communication_buffers(u32::try_from(world).unwrap_or(u32::MAX));
@@ -234,7 +260,7 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
             (ComponentId::OptimizerStates, states_c),
             (ComponentId::Activations, activ),
             (ComponentId::Logits, lg),
-            (ComponentId::TemporaryBuffers, tmp + gathered),
+            (ComponentId::TemporaryBuffers, add(tmp, gathered)),
             (ComponentId::CudaContext, inp.cuda_context_bytes),
             (
                 ComponentId::CublasWorkspace,
@@ -243,7 +269,7 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
             (ComponentId::CommunicationBuffers, nccl),
             (
                 ComponentId::AllocatorReserve,
-                reserve::segments() + rounding / shard_params,
+                add(reserve::segments(), div(rounding, shard_params)),
             ),
         ]),
         report: None,
@@ -258,11 +284,21 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
     }
 }
 
-/// Parameters of the layers' linear projections (what autocast caches 16-bit copies of).
+/// Parameters of the layers' linear projections (what autocast caches 16-bit copies of), each
+/// layer kind counted once.
 fn linear_params(a: &ModelArch) -> u64 {
-    a.tensors()
+    let linear = |t: &&Tensor| t.kind.is_layer_linear() || t.kind == TensorKind::Output;
+    let (before, after) = a.outer_tensors();
+    let outer = sum(before
         .iter()
-        .filter(|t| t.kind.is_layer_linear() || t.kind == TensorKind::Output)
-        .map(|t| t.numel())
-        .sum()
+        .chain(&after)
+        .filter(linear)
+        .map(Tensor::numel));
+    let layers = sum(a.layer_kinds(0, a.layers).into_iter().map(|(i, n)| {
+        mul(
+            sum(a.layer_tensors(i).iter().filter(linear).map(Tensor::numel)),
+            n,
+        )
+    }));
+    add(outer, layers)
 }

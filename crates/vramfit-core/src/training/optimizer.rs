@@ -2,30 +2,29 @@
 //! AdamW, bitsandbytes `Optimizer2State.init_state` / `update_step`, `Adafactor.step`).
 
 use super::config::{Optimizer, Train};
+use crate::bytes::{add, div_ceil, mul, prod, sum};
 
-/// State bytes for trainable tensors `shapes` (rows × cols), with `dtype` bytes per full-precision
-/// state element (4 with fp32 weights or master, 2 for pure bf16).
-pub fn state_bytes(opt: Optimizer, shapes: &[(u64, u64)], dtype: u64) -> u64 {
-    shapes
-        .iter()
-        .map(|&(rows, cols)| {
-            let n = rows * cols;
-            match opt {
-                Optimizer::Adamw => 2 * dtype * n,
-                // bnb: uint8 moments with one fp32 absmax per 2048 elements; fp32 moments for
-                // tensors under 4096 elements.
-                Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit if n >= 4096 => {
-                    2 * n + 2 * 4 * n.div_ceil(2048)
-                }
-                Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit => 8 * n,
-                // Factored second moment for matrices, full for vectors; no first moment.
-                Optimizer::Adafactor if rows > 1 && cols > 1 => 4 * (rows + cols),
-                Optimizer::Adafactor => 4 * n,
-                Optimizer::Sgd => 0,
-                Optimizer::SgdMomentum | Optimizer::Lion => dtype * n,
+/// State bytes for trainable tensors `shapes` (rows × cols, repeated `count` times), with `dtype`
+/// bytes per full-precision state element (4 with fp32 weights or master, 2 for pure bf16).
+pub fn state_bytes(opt: Optimizer, shapes: &[(u64, u64, u64)], dtype: u64) -> u64 {
+    sum(shapes.iter().map(|&(rows, cols, count)| {
+        let n = mul(rows, cols);
+        let one = match opt {
+            Optimizer::Adamw => prod(&[2, dtype, n]),
+            // bnb: uint8 moments with one fp32 absmax per 2048 elements; fp32 moments for
+            // tensors under 4096 elements.
+            Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit if n >= 4096 => {
+                add(mul(2, n), mul(2 * 4, div_ceil(n, 2048)))
             }
-        })
-        .sum()
+            Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit => mul(8, n),
+            // Factored second moment for matrices, full for vectors; no first moment.
+            Optimizer::Adafactor if rows > 1 && cols > 1 => mul(4, add(rows, cols)),
+            Optimizer::Adafactor => mul(4, n),
+            Optimizer::Sgd => 0,
+            Optimizer::SgdMomentum | Optimizer::Lion => mul(dtype, n),
+        };
+        mul(one, count)
+    }))
 }
 
 /// Temporaries of one optimizer step: torch's foreach AdamW / Lion materialise one state's worth
@@ -33,12 +32,12 @@ pub fn state_bytes(opt: Optimizer, shapes: &[(u64, u64)], dtype: u64) -> u64 {
 /// the largest tensor; Adafactor two fp32 copies of the largest tensor; 8-bit and SGD none.
 pub fn step_temporaries(t: &Train, trainable_local: u64, largest: u64, dtype: u64) -> u64 {
     if t.optimizer_in_backward {
-        return 2 * largest * dtype;
+        return prod(&[2, largest, dtype]);
     }
     match t.optimizer {
-        Optimizer::Adamw | Optimizer::Lion if t.foreach => trainable_local * dtype,
-        Optimizer::Adamw | Optimizer::Lion => 2 * largest * dtype,
-        Optimizer::Adafactor => 2 * largest * 4,
+        Optimizer::Adamw | Optimizer::Lion if t.foreach => mul(trainable_local, dtype),
+        Optimizer::Adamw | Optimizer::Lion => prod(&[2, largest, dtype]),
+        Optimizer::Adafactor => prod(&[2, largest, 4]),
         Optimizer::Adamw8bit
         | Optimizer::PagedAdamw8bit
         | Optimizer::Sgd
