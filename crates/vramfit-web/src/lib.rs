@@ -9,12 +9,15 @@
 //! - [`text`] — core enums → message keys of `vramfit-i18n` (seven languages), one `match` each;
 //! - [`guidance`], [`measure_view`] — checklist, FAQ, and the measurement scripts with paste-back;
 //! - [`format`] — number formatting;
-//! - [`panic_panel`] — turns a panic into a visible error panel.
+//! - [`panic_panel`] — turns a panic into a visible error panel;
+//! - [`embed`] — the `?embed=1` widget and the snippet panel; [`js_api`] — `window.vramfit`;
+//!   [`offline`] — registers the service worker.
 
 pub mod app;
 pub mod chart;
 pub mod custom_form;
 pub mod custom_inputs;
+pub mod embed;
 pub mod engine_form;
 pub mod engine_inputs;
 pub mod form;
@@ -23,7 +26,9 @@ pub mod gen_form;
 pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
+pub mod js_api;
 pub mod measure_view;
+pub mod offline;
 pub mod panic_panel;
 pub mod result;
 pub mod text;
