@@ -87,7 +87,6 @@ pub fn EmbedApp() -> impl IntoView {
         .and_then(|d| d.document_element())
     {
         let _ = el.set_attribute("lang", l.tag());
-        let _ = el.class_list().add_1("embedded");
     }
     apply_theme(&pairs);
     let show = shown_inputs(&pairs);
@@ -158,7 +157,8 @@ fn Card(e: Estimate, l: Locale) -> impl IntoView {
     }
 }
 
-/// The inputs named in `show=`, in that order.
+/// The inputs named in `show=`, in that order. One select and one number field component serve
+/// them all (fewer monomorphised views in the wasm).
 #[component]
 fn EmbedInputs(
     form: Form,
@@ -166,81 +166,85 @@ fn EmbedInputs(
     problems: Memo<Vec<(Input, Problem)>>,
     l: Locale,
 ) -> impl IntoView {
-    let error = move |input: Input| field_error(problems, input, l);
-    let serving = move || form.workload.get() == "serve";
+    let serving = Signal::derive(move || form.workload.get() == "serve");
+    let with_model =
+        Signal::derive(move || matches!(form.workload.get().as_str(), "serve" | "train"));
+    let always = Signal::derive(|| true);
     let fields = show.into_iter().map(move |name| match name {
-        "model" => view! {
-            <div class="field" prop:hidden=move || !matches!(form.workload.get().as_str(), "serve" | "train")>
-                <label for="model">{t(l, Key::ModelLegend)}</label>
-                <select id="model" data-testid="model" on:change=move |ev| {
-                    form.config.set(String::new());
-                    form.model.set(event_target_value(&ev));
-                }>
-                    {catalog::models().map(|m| {
-                        let id = m.id;
-                        view! { <option value=id selected=move || form.model.get() == id>{m.name}</option> }
-                    }).collect_view()}
-                </select>
-            </div>
-        }.into_any(),
-        "weights" => view! {
-            <div class="field" prop:hidden=move || !serving()>
-                <label for="weights">{t(l, Key::WeightsLabel)}</label>
-                <select id="weights" data-testid="weights" on:change=move |ev| form.weights.set(event_target_value(&ev))>
-                    {WeightFormat::all().into_iter().map(|fm| {
-                        let id = fm.id();
-                        let id2 = id.clone();
-                        view! { <option value=id selected=move || form.weights.get() == id2>{text::format_label(l, fm)}</option> }
-                    }).collect_view()}
-                </select>
-            </div>
-        }.into_any(),
-        "kv" => view! {
-            <div class="field" prop:hidden=move || !serving()>
-                <label for="kv">{t(l, Key::KvCacheLabel)}</label>
-                <select id="kv" data-testid="kv" on:change=move |ev| form.kv.set(event_target_value(&ev))>
-                    <option value="" selected=move || form.kv.get().is_empty()>{t(l, Key::KvAsCompute)}</option>
-                    {Precision::ALL.into_iter().map(|p| view! {
-                        <option value=p.id() selected=move || form.kv.get() == p.id()>{p.id()}</option>
-                    }).collect_view()}
-                </select>
-            </div>
-        }.into_any(),
-        "ctx" => view! {
-            <Show when=serving>
-                <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
-            </Show>
-        }.into_any(),
-        "seqs" => view! {
-            <Show when=serving>
-                <NumberField id="seqs" label=t(l, Key::SequencesLabel) value=form.sequences error=error(Input::Sequences) />
-            </Show>
-        }.into_any(),
-        "gpu" => view! {
-            <div class="field">
-                <label for="gpu">{t(l, Key::CardLabel)}</label>
-                <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))>
-                    <option value=GPU_RECOMMEND selected=move || form.gpu.get() == GPU_RECOMMEND>{t(l, Key::RecommendCard)}</option>
-                    {GPUS.iter().map(|g| {
-                        let id = g.id;
-                        view! { <option value=id selected=move || form.gpu.get() == id>{format!("{} — {} GB", g.name, g.marketed_gb)}</option> }
-                    }).collect_view()}
-                    {(form.gpu.get_untracked() == GPU_CUSTOM).then(|| view! {
-                        <option value=GPU_CUSTOM selected=move || form.gpu.get() == GPU_CUSTOM>{t(l, Key::OtherCard)}</option>
-                    })}
-                </select>
-            </div>
-        }.into_any(),
-        "n" => view! {
-            <NumberField id="count" label=t(l, Key::CountLabel) value=form.count error=error(Input::Count) />
-        }.into_any(),
-        _ => view! {
-            <NumberField id="headroom" label=t(l, Key::HeadroomLabel) value=form.headroom error=error(Input::Headroom) />
-        }.into_any(),
+        "model" => {
+            let options = catalog::models().map(|m| (m.id.to_string(), m.name.to_string())).collect();
+            view! { <SelectField id="model" label=t(l, Key::ModelLegend) options value=form.model shown=with_model clears=form.config /> }
+                .into_any()
+        }
+        "weights" => {
+            let options = WeightFormat::all().into_iter().map(|fm| (fm.id(), text::format_label(l, fm))).collect();
+            view! { <SelectField id="weights" label=t(l, Key::WeightsLabel) options value=form.weights shown=serving /> }
+                .into_any()
+        }
+        "kv" => {
+            let options = std::iter::once((String::new(), t(l, Key::KvAsCompute).to_string()))
+                .chain(Precision::ALL.into_iter().map(|p| (p.id().to_string(), p.id().to_string())))
+                .collect();
+            view! { <SelectField id="kv" label=t(l, Key::KvCacheLabel) options value=form.kv shown=serving /> }
+                .into_any()
+        }
+        "gpu" => {
+            let mut options: Vec<(String, String)> = std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
+                .chain(GPUS.iter().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                .collect();
+            if form.gpu.get_untracked() == GPU_CUSTOM {
+                options.push((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()));
+            }
+            view! { <SelectField id="gpu" label=t(l, Key::CardLabel) options value=form.gpu shown=always /> }
+                .into_any()
+        }
+        _ => {
+            let (id, key, value, input, shown) = match name {
+                "ctx" => ("ctx", Key::ContextLabel, form.context, Input::Context, serving),
+                "seqs" => ("seqs", Key::SequencesLabel, form.sequences, Input::Sequences, serving),
+                "n" => ("count", Key::CountLabel, form.count, Input::Count, always),
+                _ => ("headroom", Key::HeadroomLabel, form.headroom, Input::Headroom, always),
+            };
+            view! {
+                <div class="slot" prop:hidden=move || !shown.get()>
+                    <NumberField id=id label=t(l, key) value=value error=field_error(problems, input, l) />
+                </div>
+            }
+            .into_any()
+        }
     });
     view! {
         <div class="embed-inputs" role="group" aria-label=t(l, Key::InputsAria) data-testid="embed-inputs">
             {fields.collect_view()}
+        </div>
+    }
+}
+
+/// A labelled select bound to a field's text; picking clears `clears` (the pasted config when a
+/// catalog model is picked).
+#[component]
+fn SelectField(
+    id: &'static str,
+    label: &'static str,
+    options: Vec<(String, String)>,
+    value: RwSignal<String>,
+    shown: Signal<bool>,
+    #[prop(optional)] clears: Option<RwSignal<String>>,
+) -> impl IntoView {
+    view! {
+        <div class="field" prop:hidden=move || !shown.get()>
+            <label for=id>{label}</label>
+            <select id=id data-testid=id on:change=move |ev| {
+                if let Some(c) = clears {
+                    c.set(String::new());
+                }
+                value.set(event_target_value(&ev));
+            }>
+                {options.into_iter().map(|(v, text)| {
+                    let selected = v.clone();
+                    view! { <option value=v selected=move || value.get() == selected>{text}</option> }
+                }).collect_view()}
+            </select>
         </div>
     }
 }
