@@ -157,3 +157,13 @@ test('the full app\'s Embed button shows the snippet for the current scenario', 
     host.close();
   }
 });
+
+test('the embed example page (docs/embed-example.html, copied into dist/) shows both widgets', async ({ page }, info) => {
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.goto('./embed-example.html');
+  const frames = page.frameLocator('iframe[data-vramfit-frame]');
+  await expect(frames.nth(0).getByTestId('verdict')).toContainText('RTX 4090');
+  await expect(frames.nth(1).getByTestId('model-summary')).toContainText('Qwen2.5 72B');
+  await expect(frames.nth(1).getByTestId('embed-inputs')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('embed-example.png'), fullPage: true });
+});
