@@ -1,5 +1,5 @@
-//! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance below, and the
-//! state flow URL → form (text) → scenario → estimate → view. The last valid estimate stays on
+//! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance
+//! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid estimate stays on
 //! screen while a field holds something invalid; the URL follows every valid change (`lang=`
 //! included), and `<html lang>` follows the language.
 
