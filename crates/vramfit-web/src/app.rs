@@ -1,7 +1,7 @@
 //! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance
-//! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid estimate stays on
-//! screen while a field holds something invalid; the URL follows every valid change (`lang=`
-//! included), and `<html lang>` follows the language.
+//! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid
+//! estimate stays on screen while a field holds something invalid; the URL follows every valid
+//! change (`lang=` included), and `<html lang>` follows the language.
 
 use crate::embed::EmbedPanel;
 use crate::form::{Form, Input, Problem};
