@@ -17,6 +17,7 @@ keys! {
     /// A user-visible sentence or label (templates may hold `{name}` placeholders).
     Key {
         Tagline, Footer, UrlNotesIntro, LanguageLabel, CopyLink, LinkCopied, PanicTitle,
+        EmbedButton, EmbedIntro, Copied, OpenFull,
         InputsAria, AnswerAria,
         ModelLegend, SearchCatalog, SearchPlaceholder, PasteConfig, ConfigLabel, ConfigRead,
         UseCatalogModel,

@@ -1,8 +1,9 @@
-//! The page: header (language, copy link), the inputs beside the answer, guidance below, and the
-//! state flow URL → form (text) → scenario → estimate → view. The last valid estimate stays on
-//! screen while a field holds something invalid; the URL follows every valid change (`lang=`
-//! included), and `<html lang>` follows the language.
+//! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance
+//! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid
+//! estimate stays on screen while a field holds something invalid; the URL follows every valid
+//! change (`lang=` included), and `<html lang>` follows the language.
 
+use crate::embed::EmbedPanel;
 use crate::field::{Input, Problem};
 use crate::form::Form;
 use crate::guidance::{Checklist, Faq};
@@ -17,7 +18,7 @@ use vramfit_core::{estimate, Estimate, Scenario};
 use vramfit_i18n::{Key, Locale};
 
 /// The language the browser prefers among ours (`navigator.languages`), else English.
-fn browser_locale() -> Locale {
+pub fn browser_locale() -> Locale {
     let langs: Vec<String> = web_sys::window()
         .map(|w| {
             w.navigator()
@@ -73,6 +74,7 @@ pub fn App() -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let tab = RwSignal::new(0u8);
     let copied = RwSignal::new(false);
+    let embed_open = RwSignal::new(false);
     let copy_link = move |_| {
         if let Some(w) = web_sys::window() {
             if let Ok(href) = w.location().href() {
@@ -103,8 +105,11 @@ pub fn App() -> impl IntoView {
                         <button type="button" data-testid="copy-link" on:click=copy_link>
                             {move || t(l, if copied.get() { Key::LinkCopied } else { Key::CopyLink })}
                         </button>
+                        <button type="button" data-testid="embed" aria-expanded=move || embed_open.get().to_string()
+                            on:click=move |_| embed_open.update(|o| *o = !*o)>{t(l, Key::EmbedButton)}</button>
                     </div>
                 </header>
+                <EmbedPanel open=embed_open current=last_good l=l />
                 <UrlNotes notes=notes.clone() l=l />
                 <main class="layout">
                     <Inputs form=form problems=problems estimate=shown l=l />

@@ -12,12 +12,16 @@
 //!   half of the page; [`result`], [`chart`], [`fixes_view`], [`guidance`], [`measure_view`] —
 //!   the answer half;
 //! - [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
-//! - [`app`] — the page layout and the state flow (form → scenario → estimate → view).
+//! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
+//! - [`embed`] — the `?embed=1` widget and the snippet panel; [`js_api`] — `window.vramfit`;
+//!   [`offline`] — registers the service worker; [`file_drop`] — safetensors / GGUF headers read
+//!   in the browser.
 
 pub mod app;
 pub mod chart;
 pub mod custom_form;
 pub mod custom_inputs;
+pub mod embed;
 pub mod engine_form;
 pub mod engine_inputs;
 pub mod field;
@@ -28,8 +32,10 @@ pub mod gen_form;
 pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
+pub mod js_api;
 pub mod measure_view;
 pub mod numbers;
+pub mod offline;
 pub mod panic_panel;
 pub mod result;
 pub mod text;

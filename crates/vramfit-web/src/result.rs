@@ -50,8 +50,16 @@ pub fn Answer(
     }
 }
 
+/// Verdict, stacked bar against the card, legend and component table of a plan.
 #[component]
-fn PlanView(plan: Plan, total: u64, l: Locale) -> impl IntoView {
+pub fn PlanView(
+    /// The plan.
+    plan: Plan,
+    /// Bytes over all GPUs.
+    total: u64,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
     let class = match plan.verdict {
         Verdict::Fits => "verdict fits",
         Verdict::Tight => "verdict tight",
@@ -216,8 +224,14 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     })
 }
 
+/// The recommended plan, replicas, and single cards around the fit boundary.
 #[component]
-fn Recommendation(e: Estimate, l: Locale) -> impl IntoView {
+pub fn Recommendation(
+    /// The estimate.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
     let rec = e.recommendation;
     let best = rec.best.map(|p| {
         f(

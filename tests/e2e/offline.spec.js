@@ -1,0 +1,122 @@
+// Offline: the service worker keeps the app working with the server gone, and replaces its copy
+// (whole) when a new build is served; the single-file build works opened from file://.
+const { test, expect } = require('@playwright/test');
+const { execFileSync } = require('child_process');
+const http = require('http');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '../..');
+const DIST = path.join(ROOT, 'dist');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json' };
+const QUERY = '?model=qwen3-8b&weights=bf16&ctx=16384&seqs=4&gpu=rtx-4090&lang=en';
+
+/** Serves `dir` on `port` (0: a free one) until stop(), which also drops open connections. */
+async function serve(dir, port = 0) {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(req.url.split('?')[0]).replace(/\/$/, '/index.html');
+    fs.readFile(path.join(dir, rel), (err, data) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(rel)] || 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    port: server.address().port,
+    stop: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+  };
+}
+
+/** Once the page is controlled: the files of the one complete vramfit cache, when `ok(files)`. */
+async function cachedFiles(page, ok = () => true) {
+  await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller);
+  let files;
+  await expect.poll(async () => {
+    files = await page.evaluate(async () => {
+      const names = (await caches.keys()).filter((k) => /^vramfit-[0-9a-f]+$/.test(k));
+      if (names.length !== 1) return null;
+      const cache = await caches.open(names[0]);
+      if (!(await cache.match(new URL('./', location.href).href))) return null;
+      return (await cache.keys()).map((r) => new URL(r.url).pathname.split('/').pop()).sort();
+    });
+    return files !== null && ok(files);
+  }, { timeout: 15_000 }).toBe(true);
+  return files;
+}
+
+test('after one visit the app works with the server gone, then updates whole on the next online visit', async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-dist-'));
+  fs.cpSync(DIST, dir, { recursive: true });
+  let server = await serve(dir);
+  try {
+    await page.goto(server.url + QUERY);
+    await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
+    const verdict = await page.getByTestId('verdict').textContent();
+    const table = await page.getByTestId('components').textContent();
+    const v1 = await cachedFiles(page);
+    expect(v1.some((f) => f.endsWith('_bg.wasm'))).toBe(true);
+    expect(v1.some((f) => /^style-.*\.css$/.test(f))).toBe(true);
+
+    // Server gone: the same view, and it still computes.
+    await server.stop();
+    await page.reload();
+    await expect(page.getByTestId('verdict')).toHaveText(verdict);
+    await expect(page.getByTestId('components')).toHaveText(table);
+    await page.getByTestId('ctx').fill('65536');
+    await expect(page.getByTestId('verdict')).not.toHaveText(verdict);
+    await page.goto(server.url + '?model=llama-3.1-70b-instruct&gpu=h100-sxm-80gb&lang=en');
+    await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 70B');
+
+    // A new build (new hashed names for the JS and the wasm) on the same address, online again.
+    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const stem = html.match(/vramfit-web-([0-9a-f]+)\.js/)[1];
+    const oldNames = [`vramfit-web-${stem}.js`, `vramfit-web-${stem}_bg.wasm`];
+    const newNames = oldNames.map((n) => n.replace(stem, `${stem}0`));
+    for (const [a, b] of oldNames.map((n, i) => [n, newNames[i]])) fs.renameSync(path.join(dir, a), path.join(dir, b));
+    fs.writeFileSync(path.join(dir, 'index.html'), html.replaceAll(`vramfit-web-${stem}`, `vramfit-web-${stem}0`));
+    server = await serve(dir, server.port);
+    await page.goto(server.url + QUERY);
+    await expect(page.getByTestId('verdict')).toHaveText(verdict);
+    const v2 = await cachedFiles(page, (files) => newNames.every((n) => files.includes(n)));
+    for (const n of oldNames) expect(v2).not.toContain(n);
+
+    // Offline again: the new copy is served, and only the new names are asked for.
+    await server.stop();
+    const asked = [];
+    page.on('request', (r) => asked.push(r.url().split('/').pop()));
+    await page.reload();
+    await expect(page.getByTestId('verdict')).toHaveText(verdict);
+    for (const n of newNames) expect(asked).toContain(n);
+    for (const n of oldNames) expect(asked).not.toContain(n);
+  } finally {
+    await server.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the single-file build opened from file:// gives the same verdict, under its own CSP', async ({ page }) => {
+  execFileSync('bash', [path.join(ROOT, 'scripts/single-file'), '--no-build'], { cwd: ROOT, stdio: 'pipe' });
+  await page.goto('./' + QUERY);
+  const verdict = await page.getByTestId('verdict').textContent();
+  const table = await page.getByTestId('components').textContent();
+  expect(verdict).toContain('RTX 4090');
+
+  const other = await page.context().newPage();
+  const problems = [];
+  other.on('pageerror', (e) => problems.push(String(e)));
+  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  other.on('request', (r) => { if (!/^(file|data):/.test(r.url())) problems.push(`request ${r.url()}`); });
+  await other.goto('file://' + path.join(ROOT, 'dist-single/vramfit.html') + QUERY);
+  await expect(other.getByTestId('verdict')).toHaveText(verdict);
+  await expect(other.getByTestId('components')).toHaveText(table);
+  await other.getByTestId('ctx').fill('65536');
+  await expect(other.getByTestId('verdict')).not.toHaveText(verdict);
+  const csp = await other.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(csp).toContain("default-src 'none'");
+  expect(problems).toEqual([]);
+});
