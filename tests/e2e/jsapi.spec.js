@@ -102,7 +102,7 @@ test('window.vramfit in the app: catalog(), version, and a JSON error for bad in
   expect(r.models.length).toBeGreaterThanOrEqual(50);
   expect(r.gpus).toContain('rtx-4090');
   expect(r.pipelines).toContain('flux1-dev');
-  expect(r.modelKeys).toEqual(['arch', 'hf_repo', 'id', 'name', 'published_params', 'source']);
+  expect(r.modelKeys).toEqual(['arch', 'hf_aliases', 'hf_repo', 'id', 'name', 'published_params', 'source']);
   const cargo = fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8');
   expect(r.version).toBe(cargo.match(/\[workspace\.package\][^[]*?version = "([^"]+)"/)[1]);
   expect(r.bad.error.kind).toBe('invalid_scenario_json');

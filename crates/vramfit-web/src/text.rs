@@ -463,11 +463,19 @@ pub fn verdict(l: Locale, plan: &Plan) -> String {
         // The engine's own reason, not "larger than the card": its budget may well fit.
         VerdictReason::EngineWillNotStart { failure } => format!(
             "{} — {title}: {}",
-            t(l, Key::WordDoesNotFit),
+            capitalized(t(l, Key::WordDoesNotFit)),
             start_failure(l, &failure)
         ),
         VerdictReason::NothingFits => t(l, Key::VerdictNoCard).into(),
     }
+}
+
+/// `word` with its first letter in upper case (a sentence start).
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The phase that sets the peak.

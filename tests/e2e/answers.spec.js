@@ -1,0 +1,75 @@
+// Answers that never contradict themselves (issue 11): the model picker shows what is computed,
+// a vLLM verdict names its real reason, fixes load a scenario that fits, token counts take "32k".
+const { test, expect } = require('@playwright/test');
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+});
+
+const shownModel = (page) => page.getByTestId('model').evaluate((s) => s.options[s.selectedIndex].textContent);
+
+test('the picker shows the model that is computed, by mouse and by keyboard', async ({ page }) => {
+  await page.goto('./');
+  await page.locator('#model-filter').fill('gemma 2');
+  await page.getByTestId('model').selectOption('gemma-2-2b-it');
+  await expect(page.getByTestId('model-summary')).toContainText('Gemma 2 2B');
+  expect(await shownModel(page)).toContain('Gemma 2 2B');
+
+  await page.locator('#model-filter').fill('70b');
+  await page.getByTestId('model').selectOption('llama-3.1-70b-instruct');
+  await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 70B');
+  expect(await shownModel(page)).toContain('Llama 3.1 70B');
+
+  // Keyboard: every option is reachable and the one shown is the one computed.
+  await page.getByTestId('model').focus();
+  await page.keyboard.press('ArrowDown');
+  const after = await shownModel(page);
+  const summary = await page.getByTestId('model-summary').textContent();
+  expect(summary).toContain(after.replace(/ \(.*$/, ''));
+});
+
+test('a pasted config.json is shown as such in the picker', async ({ page }) => {
+  await page.goto('./');
+  await page.locator('details summary').first().click();
+  await page.getByTestId('config').fill(JSON.stringify({
+    model_type: 'llama', hidden_size: 2048, intermediate_size: 8192, num_hidden_layers: 16,
+    num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256,
+  }));
+  await expect(page.getByTestId('config-summary')).toBeVisible();
+  expect(await shownModel(page)).not.toContain('Llama 3.1 8B');
+});
+
+test('vLLM that will not start says why, and a fix loads a scenario that fits', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-70b-instruct&weights=bf16&ctx=32768&seqs=8&gpu=h100-sxm-80gb&n=2&engine={"vllm":{}}');
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toContainText('max_model_len');
+  await expect(verdict).toContainText('Does not fit');
+  await expect(verdict).not.toContainText('needs');
+  await expect(page.getByTestId('warnings')).not.toContainText('larger than the card');
+  const fixes = page.getByTestId('fix');
+  await expect(fixes.first()).toBeVisible();
+  // The first fix is one that fits; following it gives a page whose verdict agrees.
+  await expect(page.getByTestId('fixes')).toContainText('✔');
+  await fixes.first().click();
+  await expect(page.getByTestId('verdict')).toContainText('Fits');
+});
+
+test('AWQ on vLLM eating into the headroom is tight, not fits', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-70b-instruct&weights=awq-int4-g128&ctx=32768&seqs=8&gpu=h100-sxm-80gb&n=2&engine={"vllm":{}}');
+  await expect(page.getByTestId('verdict')).toContainText('Tight');
+  await expect(page.getByTestId('fixes')).toContainText('gpu_memory_utilization');
+});
+
+test('token counts accept 32k', async ({ page }) => {
+  await page.goto('./');
+  await page.getByTestId('ctx').fill('32k');
+  await expect.poll(() => page.url()).toContain('ctx=32768');
+});
+
+test('on a phone the verdict is on the first screen', async ({ browser }) => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto('./');
+  const box = await page.getByTestId('verdict').boundingBox();
+  expect(box.y + box.height).toBeLessThan(844);
+  await page.close();
+});
