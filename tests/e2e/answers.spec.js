@@ -73,3 +73,15 @@ test('on a phone the verdict is on the first screen', async ({ browser }) => {
   expect(box.y + box.height).toBeLessThan(844);
   await page.close();
 });
+
+test('generation speaks its own words', async ({ page }) => {
+  await page.goto('./?image={"pipeline":"flux1-dev","width":1024,"height":1024}&gpu=rtx-4060');
+  await expect(page.getByTestId('verdict')).toContainText('Does not fit');
+  await expect(page.getByTestId('fixes')).toBeVisible();
+  const warnings = await page.getByTestId('warnings').textContent().catch(() => '');
+  expect(warnings).not.toContain('context');
+  const max = await page.getByTestId('generation-max').textContent();
+  expect(max).not.toMatch(/fits px/);
+  const legend = await page.locator('.legend-line').textContent();
+  expect(legend).not.toContain('context');
+});

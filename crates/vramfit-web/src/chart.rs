@@ -109,7 +109,15 @@ pub fn ContextChart(
                     <line class="maxctx" x1=x(c as f64) y1=PAD_T x2=x(c as f64) y2=H - PAD_B />
                 })}
             </svg>
-            <p class="legend-line">{t(l, Key::ChartLegend)}</p>
+            <p class="legend-line">{
+                // The dotted line (the last part of the legend) marks a context: generation
+                // charts show their own largest size or frame count without that label.
+                let legend = t(l, Key::ChartLegend);
+                match axis {
+                    CurveAxis::Context => legend.to_string(),
+                    _ => legend.rsplit_once(" · ").map_or(legend, |(head, _)| head).to_string(),
+                }
+            }</p>
         </figure>
     }
     .into_any()

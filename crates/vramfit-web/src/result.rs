@@ -9,6 +9,7 @@ use crate::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::estimate::CurveAxis;
 use vramfit_core::plan::{Plan, Verdict};
+use vramfit_core::warning::Warning;
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale, PluralKey};
 
@@ -205,7 +206,11 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
     view! {
         <div class="limits" data-testid="generation-limits">
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
-            <ul><li data-testid="generation-max">{f(l, key, &[("value", &value)])}</li></ul>
+            <ul><li data-testid="generation-max">{
+                // "none fits" takes no unit.
+                let line = f(l, key, &[("value", &value)]);
+                if e.generation_max.is_none() { line.replace(" px", "") } else { line }
+            }</li></ul>
             <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
                 max_context=e.generation_max l=l axis=e.curve_axis />
         </div>
@@ -215,10 +220,19 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
 
 #[component]
 fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
-    (!e.warnings.is_empty()).then(|| {
+    // Without a language model the verdict line and the fixes say what the generic "lower the
+    // context or the sequences" advice of these two would get wrong.
+    let llm = e.model.is_some();
+    let shown: Vec<Warning> = e
+        .warnings
+        .iter()
+        .filter(|w| llm || !matches!(w, Warning::DoesNotFit | Warning::WithinHeadroom))
+        .copied()
+        .collect();
+    (!shown.is_empty()).then(|| {
         view! {
             <ul class="warnings" data-testid="warnings">
-                {e.warnings.iter().map(|w| view! { <li>{text::warning(l, w)}</li> }).collect_view()}
+                {shown.iter().map(|w| view! { <li>{text::warning(l, w)}</li> }).collect_view()}
             </ul>
         }
     })
