@@ -79,9 +79,9 @@ test('generation speaks its own words', async ({ page }) => {
   await expect(page.getByTestId('verdict')).toContainText('Does not fit');
   await expect(page.getByTestId('fixes')).toBeVisible();
   const warnings = await page.getByTestId('warnings').textContent().catch(() => '');
-  expect(warnings).not.toContain('context');
+  expect(warnings).not.toContain('Lower the context');
   const max = await page.getByTestId('generation-max').textContent();
   expect(max).not.toMatch(/fits px/);
   const legend = await page.locator('.legend-line').textContent();
-  expect(legend).not.toContain('context');
+  expect(legend).not.toContain('largest context');
 });
