@@ -350,7 +350,7 @@ pub fn llama_server_command(s: &Scenario) -> String {
     };
     let name = repo.rsplit('/').next().unwrap_or("model");
     let quant = match s.weights {
-        WeightFormat::Gguf(p) => p.id().to_uppercase(),
+        WeightFormat::Gguf(p) => p.id().to_ascii_uppercase(),
         _ => "Q4_K_M".into(),
     };
     let n_parallel = l.n_parallel.unwrap_or(sequences.max(1));

@@ -58,13 +58,13 @@ pub fn Inputs(
                 <select id="model" data-testid="model" prop:disabled=using_config
                     on:change=move |ev| form.model.set(event_target_value(&ev))>
                     {move || {
-                        let q = filter.get().to_lowercase();
+                        let q = filter.get().to_ascii_lowercase();
                         let current = form.model.get();
                         catalog::models()
                             .filter(|m| {
                                 m.id == current
                                     || q.split_whitespace().all(|w| {
-                                        m.name.to_lowercase().contains(w) || m.id.contains(w)
+                                        m.name.to_ascii_lowercase().contains(w) || m.id.contains(w)
                                     })
                             })
                             .map(|m| {

@@ -10,7 +10,7 @@
 //!   [`train_inputs`], [`gen_inputs`], [`custom_inputs`];
 //! - [`form`] — every field as text and the conversion to a `Scenario`; [`inputs`] — the input
 //!   half of the page; [`result`], [`chart`], [`guidance`], [`measure_view`] — the answer half;
-//! - [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
+//! - [`lang`] — fetching a language's texts; [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
 //! - [`app`] — the page layout and the state flow (form → scenario → estimate → view).
 
 pub mod app;
@@ -25,6 +25,7 @@ pub mod gen_form;
 pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
+pub mod lang;
 pub mod measure_view;
 pub mod numbers;
 pub mod panic_panel;
