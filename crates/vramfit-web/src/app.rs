@@ -65,6 +65,10 @@ pub fn App() -> impl IntoView {
         RwSignal::new(estimate(&initial).ok().map(|e| (initial.clone(), e)));
     Effect::new(move |_| {
         if let Ok(s) = draft.get() {
+            // The first run sees the scenario estimated above: no second estimate, no re-render.
+            if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
+                return;
+            }
             if let Ok(e) = estimate(&s) {
                 last_good.set(Some((s, e)));
             }
