@@ -1,38 +1,202 @@
-// Time to interactive and input→update latency of the built app in headless Chromium.
-// Used by scripts/bench; serves dist/ itself on a free port.
+// First load, time to ready and input→paint of built apps in headless Chromium, beside a plain
+// reference page measured in the same run (so the ratio holds on a noisy machine). Used by
+// scripts/bench. Usage:
+//   node bench.js [--before DIST_DIR] [--names-after WASM] [--names-before WASM] [--core-after LINE]
+//                 [--core-before LINE] [--readme README.md]
+// "after" is dist/ of this checkout. Every response is served gzip -9 (as a static host sends it);
+// the brotli figure is what the same requests weigh at brotli q11 (a host serving precompressed
+// files). Each load runs in a fresh browser context (empty cache). Prints Markdown tables; with
+// --readme, writes them between the perf markers of the README as well.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const zlib = require('zlib');
 const { serveDist, launchChromium } = require('./dist-server');
+const { analyse } = require('./wasm-size');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const ROUNDS = 5;
+
+const dist = path.resolve(__dirname, '../../dist');
+const apps = [{ label: 'after', dir: dist }];
+if (args.before) apps.unshift({ label: 'before', dir: path.resolve(args.before) });
+
+// The reference: a static page (HTML + inline CSS + one inline script) that shows the element the
+// app's "ready" waits for, once the document has loaded.
+const refDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-ref-'));
+fs.writeFileSync(path.join(refDir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>reference</title><style>body{font-family:system-ui;margin:0}.top{padding:.8rem 1.2rem}</style></head>
+<body><header class="top"><h1>reference</h1></header><main id="m"></main>
+<script>addEventListener('DOMContentLoaded',()=>{const p=document.createElement('p');p.dataset.testid='verdict';p.textContent='ready';document.getElementById('m').append(p);});</script>
+</body></html>`);
+
+const roots = { '/ref/': refDir };
+for (const a of apps) roots[`/${a.label}/`] = a.dir;
+
+// Resolves, in the page, to performance.now() when the verdict first exists.
+const READY = `window.__ready = new Promise((resolve) => {
+  const done = () => { if (document.querySelector('[data-testid=verdict]')) { resolve(performance.now()); return true; } return false; };
+  const mo = new MutationObserver(() => { if (done()) mo.disconnect(); });
+  mo.observe(document, { childList: true, subtree: true });
+});`;
+
+const brotli = (file) => zlib.brotliCompressSync(fs.readFileSync(file), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const kb = (n) => n.toLocaleString('en-US');
+
+async function load(browser, server, label, query = '') {
+  const context = await browser.newContext();
+  await context.addInitScript(READY);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  server.reset();
+  await page.goto(`${server.url}${label}/${query}`);
+  const ready = await page.evaluate(() => window.__ready);
+  // Let a language file the page asked for arrive before counting.
+  await page.waitForLoadState('networkidle');
+  const fcp = await page.evaluate(() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0);
+  const sent = server.sent().filter((r) => r.bytes > 0 && !r.path.endsWith('favicon.ico'));
+  return { page, context, ready, fcp, sent };
+}
+
+/** Input → repainted result, ms: set the context field, wait for the new total, then a frame. */
+async function inputToPaint(page) {
+  const times = [];
+  for (const v of ['16384', '32768', '65536', '8192']) {
+    times.push(await page.evaluate(async (value) => {
+      const input = document.querySelector('[data-testid=ctx]');
+      const before = document.querySelector('[data-testid=per-gpu-gib]').textContent;
+      const t0 = performance.now();
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      while (document.querySelector('[data-testid=per-gpu-gib]').textContent === before) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return performance.now() - t0;
+    }, v));
+  }
+  return times;
+}
 
 (async () => {
-  const server = await serveDist();
-  const url = server.url;
+  const server = await serveDist({ roots, gzip: true });
   const browser = await launchChromium();
-  const tti = [];
-  const update = [];
-  for (let i = 0; i < 5; i++) {
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.waitForSelector('[data-testid=verdict]');
-    tti.push(await page.evaluate(() => performance.now()));
-    for (const v of ['16384', '32768', '65536', '8192']) {
-      const ms = await page.evaluate(async (value) => {
-        const input = document.querySelector('[data-testid=ctx]');
-        const cell = document.querySelector('[data-testid=per-gpu-gib]');
-        const before = cell.textContent;
-        const t0 = performance.now();
-        input.value = value;
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        while (document.querySelector('[data-testid=per-gpu-gib]').textContent === before) {
-          await new Promise((r) => setTimeout(r, 0));
-        }
-        return performance.now() - t0;
-      }, v);
-      update.push(ms);
+  const labels = ['ref', ...apps.map((a) => a.label)];
+  const dirOf = (label) => (label === 'ref' ? refDir : apps.find((a) => a.label === label).dir);
+  const ready = Object.fromEntries(labels.map((l) => [l, []]));
+  const fcp = Object.fromEntries(labels.map((l) => [l, []]));
+  const paint = Object.fromEntries(apps.map((a) => [a.label, []]));
+  const first = {};
+  // A warm-up load of each (the browser's own start-up costs are not the app's).
+  for (const l of labels) { const r = await load(browser, server, l); await r.context.close(); }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const l of labels) {
+      const r = await load(browser, server, l);
+      ready[l].push(r.ready);
+      fcp[l].push(r.fcp);
+      if (!first[l]) first[l] = r.sent;
+      if (l !== 'ref') paint[l].push(...(await inputToPaint(r.page)));
+      await r.context.close();
     }
-    await page.close();
   }
-  const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  console.log(`time to interactive (verdict shown), median of ${tti.length}: ${med(tti).toFixed(0)} ms`);
-  console.log(`input → updated result, median of ${update.length}: ${med(update).toFixed(1)} ms`);
+  // Another language: what its first load adds (the data file).
+  const other = {};
+  for (const a of apps) {
+    const r = await load(browser, server, a.label, '?lang=pl');
+    other[a.label] = r.sent;
+    await r.context.close();
+  }
   await browser.close();
   server.close();
+
+  const weigh = (label, sent) => {
+    const dir = dirOf(label);
+    const gzip = sent.reduce((s, r) => s + r.bytes, 0);
+    const br = sent.reduce((s, r) => s + brotli(path.join(dir, r.path.slice(label.length + 2) || 'index.html')), 0);
+    return { gzip, br, requests: sent.length };
+  };
+  const refReady = med(ready.ref);
+  const lines = [];
+  lines.push(`First load (English) and time to ready, headless Chromium, loopback, gzip -9 as sent; median of ${ROUNDS} fresh loads each, interleaved with a static reference page:`);
+  lines.push('');
+  lines.push('| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference | input → paint ms |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const l of labels) {
+    const w = weigh(l, first[l]);
+    const r = med(ready[l]);
+    let wasm = ['–', '–', '–'];
+    let plus = '–';
+    let ip = '–';
+    if (l !== 'ref') {
+      const f = fs.readdirSync(dirOf(l)).find((x) => x.endsWith('.wasm'));
+      const file = path.join(dirOf(l), f);
+      const raw = fs.statSync(file).size;
+      wasm = [kb(raw), kb(zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length), kb(brotli(file))];
+      plus = kb(weigh(l, other[l]).gzip - w.gzip);
+      ip = med(paint[l]).toFixed(1);
+    }
+    const name = l === 'ref' ? 'reference (static page)' : l;
+    lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} | ${ip} |`);
+  }
+  if (args['core-after']) {
+    lines.push('');
+    lines.push('Re-estimate in the core (native, release; `estimate` with the recommendation over the GPU catalog):');
+    lines.push('');
+    if (args['core-before']) lines.push(`- before: ${args['core-before']}`);
+    lines.push(`- after: ${args['core-after']}`);
+  }
+  const files = (dir, sub = '') => fs.readdirSync(path.join(dir, sub), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(dir, path.join(sub, e.name)) : [path.join(sub, e.name)]));
+  lines.push('');
+  lines.push('Files of each build (raw / gzip -9 / brotli q11; `lang/` files load only with their language):');
+  lines.push('');
+  lines.push('| build | file | raw | gzip | brotli |');
+  lines.push('|---|---|---:|---:|---:|');
+  for (const a of apps) {
+    for (const f of files(a.dir).sort()) {
+      const buf = fs.readFileSync(path.join(a.dir, f));
+      const name = f.replace(/-[0-9a-f]{16}(_bg)?\./, '$1.');
+      lines.push(`| ${a.label} | ${name} | ${kb(buf.length)} | ${kb(zlib.gzipSync(buf, { level: 9 }).length)} | ${kb(brotli(path.join(a.dir, f)))} |`);
+    }
+  }
+  const builds = apps.map((a) => ({ label: a.label, dir: a.dir, names: args[`names-${a.label}`] }));
+  const sections = builds.map((b) => {
+    const f = fs.readdirSync(b.dir).find((x) => x.endsWith('.wasm'));
+    return analyse(path.join(b.dir, f));
+  });
+  lines.push('');
+  lines.push('The shipped wasm by section (raw / gzip of the section alone):');
+  lines.push('');
+  lines.push(`| section | ${builds.map((b) => b.label).join(' | ')} |`);
+  lines.push(`|---|${builds.map(() => '---:').join('|')}|`);
+  const secNames = [...new Set(sections.flatMap((s) => s.sections.map((x) => x.name)))];
+  for (const n of secNames) {
+    lines.push(`| ${n} | ${sections.map((s) => { const x = s.sections.find((y) => y.name === n); return x ? `${kb(x.raw)} / ${kb(x.gzip)}` : '–'; }).join(' | ')} |`);
+  }
+  const named = builds.map((b) => (b.names && fs.existsSync(b.names) ? analyse(b.names).crates : null));
+  if (named.every((c) => c)) {
+    lines.push('');
+    lines.push('Code by crate (the same build with function names kept; a generic function counts for the crate that defines it, so views the app instantiates count for `tachys`; raw / gzip alone):');
+    lines.push('');
+    lines.push(`| crate | ${builds.map((b) => b.label).join(' | ')} |`);
+    lines.push(`|---|${builds.map(() => '---:').join('|')}|`);
+    const top = [...new Set(named.flatMap((c) => c.slice(0, 14).map((x) => x.name)))];
+    for (const n of top) {
+      lines.push(`| ${n} | ${named.map((c) => { const x = c.find((y) => y.name === n); return x ? `${kb(x.raw)} / ${kb(x.gzip)}` : '–'; }).join(' | ')} |`);
+    }
+  }
+  const text = lines.join('\n');
+  console.log(text);
+  if (args.readme) {
+    const readme = fs.readFileSync(args.readme, 'utf8');
+    const start = '<!-- perf:start -->';
+    const end = '<!-- perf:end -->';
+    const a = readme.indexOf(start);
+    const b = readme.indexOf(end);
+    if (a < 0 || b < a) throw new Error(`${args.readme} has no ${start} … ${end} block`);
+    fs.writeFileSync(args.readme, `${readme.slice(0, a + start.length)}\n${text}\n${readme.slice(b)}`);
+  }
+  fs.rmSync(refDir, { recursive: true, force: true });
 })().catch((e) => { console.error(e); process.exit(1); });

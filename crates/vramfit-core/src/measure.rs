@@ -384,7 +384,7 @@ pub fn vllm_command(s: &Scenario) -> String {
 /// otherwise the llama.cpp type of the same bits: BF16, F16, Q8_0, Q4_K_M).
 fn gguf_type(w: WeightFormat) -> String {
     match w {
-        WeightFormat::Gguf(p) => p.id().to_uppercase(),
+        WeightFormat::Gguf(p) => p.id().to_ascii_uppercase(),
         WeightFormat::Bf16 => "BF16".into(),
         WeightFormat::Fp16 | WeightFormat::Fp32 => "F16".into(),
         _ if w.nominal_bits() >= 8 => "Q8_0".into(),

@@ -1,4 +1,5 @@
-//! The message keys. Adding a key breaks every language's `match` until it is translated.
+//! The message keys. Adding a key breaks English's `match` until it has a text, and the tests until
+//! every data file (`lang/<tag>.json`) has it at its place.
 
 macro_rules! keys {
     ($(#[$doc:meta])* $name:ident { $($key:ident),* $(,)? }) => {

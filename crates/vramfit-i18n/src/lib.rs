@@ -1,24 +1,27 @@
 //! vramfit-i18n: every user-visible sentence in English, Italian, Polish, Slovenian, German, French
 //! and Spanish, with CLDR plural categories and locale number formatting.
 //!
-//! Why not `leptos_i18n`: its keys are checked at compile time, but so are these — [`Key`] is an
-//! enum and each language is one exhaustive `match`, so a missing translation does not compile —
-//! and this crate costs no dependency, no build script and no ICU data in the wasm (measured in
-//! TOOLCHAIN.md: leptos_i18n with plurals and number formatting adds ≈ 100 KB gzip). Plural
-//! categories and number formats follow CLDR for integers and fixed decimals, implemented here and
-//! tested natively; the core stays free of sentences (it returns enums the UI maps to [`Key`]s).
+//! English is compiled in (`en.rs`, one exhaustive `match`: a key without English text does not
+//! compile). The six other languages are data files, `lang/<tag>.json`, read at run time: the web
+//! app fetches the one it needs ([`Locale::data_url`], [`Locale::install`]) so the wasm carries
+//! English only; with the default `bundled` feature (native builds: tests, tools) the files are
+//! compiled in and installed on first use. Until a language is installed its texts fall back to
+//! English. The tests check that every data file has every key, in order, with the placeholders of
+//! the English text and a form for each plural category the language uses.
+//!
+//! Why not `leptos_i18n`: this crate costs no dependency, no build script and no ICU data in the
+//! wasm (measured in TOOLCHAIN.md: leptos_i18n with plurals and number formatting adds ≈ 100 KB
+//! gzip). Plural categories and number formats follow CLDR for integers and fixed decimals,
+//! implemented here and tested natively; the core stays free of sentences (it returns enums the UI
+//! maps to [`Key`]s).
 //!
 //! Templates use `{name}` placeholders, filled by [`fill`].
 
-mod de;
+mod data;
 mod en;
-mod es;
-mod fr;
-mod it;
 mod keys;
-mod pl;
-mod sl;
 
+pub use data::LoadError;
 pub use keys::{Key, PluralKey};
 
 /// A supported language.
@@ -178,30 +181,40 @@ impl Locale {
         }
     }
 
-    /// The template for `key` in this language.
+    /// The template for `key` in this language (English while the language is not installed).
     pub fn text(self, key: Key) -> &'static str {
-        match self {
-            Locale::En => en::text(key),
-            Locale::It => it::text(key),
-            Locale::Pl => pl::text(key),
-            Locale::Sl => sl::text(key),
-            Locale::De => de::text(key),
-            Locale::Fr => fr::text(key),
-            Locale::Es => es::text(key),
-        }
+        data::table(self)
+            .and_then(|t| t.texts.get(key as usize).copied())
+            .unwrap_or_else(|| en::text(key))
     }
 
     /// The template for a counted phrase in category `c` (`{n}` is the count).
     pub fn plural_text(self, key: PluralKey, c: Plural) -> &'static str {
-        match self {
-            Locale::En => en::plural(key, c),
-            Locale::It => it::plural(key, c),
-            Locale::Pl => pl::plural(key, c),
-            Locale::Sl => sl::plural(key, c),
-            Locale::De => de::plural(key, c),
-            Locale::Fr => fr::plural(key, c),
-            Locale::Es => es::plural(key, c),
-        }
+        data::table(self)
+            .and_then(|t| {
+                let cats = self.plural_categories();
+                // `Other` is last in every language's list and stands for a category it lacks.
+                let ci = cats.iter().position(|&x| x == c).unwrap_or(cats.len() - 1);
+                t.plurals.get(key as usize * cats.len() + ci).copied()
+            })
+            .unwrap_or_else(|| en::plural(key, c))
+    }
+
+    /// Whether this language's texts are installed (English always is).
+    pub fn is_available(self) -> bool {
+        self == Locale::En || data::table(self).is_some()
+    }
+
+    /// The path of this language's data file relative to the page, versioned by its content hash
+    /// (`lang/pl.json?v=1a2b3c4d`); None for English, which is built in.
+    pub fn data_url(self) -> Option<String> {
+        data::url(self)
+    }
+
+    /// Installs this language from the text of its data file. Installing English or a language
+    /// already installed does nothing.
+    pub fn install(self, data_file: &str) -> Result<(), LoadError> {
+        data::install(self, data_file)
     }
 
     /// A counted phrase: "1 token", "5 tokenów", "2 žetona".

@@ -46,6 +46,74 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
         )
 }
 
+/// Each data file names every key in [`Key::ALL`] order, then each plural form of the language,
+/// and nothing else; every value is non-empty.
+#[test]
+fn data_files_hold_every_key_in_order() {
+    let cat = |c: Plural| match c {
+        Plural::One => "one",
+        Plural::Two => "two",
+        Plural::Few => "few",
+        Plural::Many => "many",
+        Plural::Other => "other",
+    };
+    for l in Locale::ALL.into_iter().skip(1) {
+        let path = format!("{}/lang/{}.json", env!("CARGO_MANIFEST_DIR"), l.tag());
+        let src = std::fs::read_to_string(&path).expect("data file");
+        let entries = data::parse(&src).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+        let mut want: Vec<String> = Key::ALL.iter().map(|k| format!("{k:?}")).collect();
+        for k in PluralKey::ALL {
+            for &c in l.plural_categories() {
+                want.push(format!("{k:?}.{}", cat(c)));
+            }
+        }
+        let got: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(got.get(i).copied(), Some(w.as_str()), "{path}: entry {i}");
+        }
+        assert_eq!(got.len(), want.len(), "{path}: extra entries");
+        assert_eq!(want.len(), data::expected_len(l));
+        for (n, v) in &entries {
+            assert!(!v.trim().is_empty(), "{path}: {n} is empty");
+        }
+        assert!(l.is_available(), "{l:?} installs from its data file");
+        assert!(l
+            .data_url()
+            .is_some_and(|u| u.starts_with(&format!("lang/{}.json?v=", l.tag()))));
+    }
+    assert_eq!(Locale::En.data_url(), None);
+}
+
+#[test]
+fn data_file_reader() {
+    let parsed = data::parse(r#" { "a" : "x\"y\\z\n\u00a0\ud83d\ude00", "b":"é" } "#);
+    assert_eq!(
+        parsed,
+        Ok(vec![
+            ("a".into(), "x\"y\\z\n\u{a0}\u{1f600}".into()),
+            ("b".into(), "é".into())
+        ])
+    );
+    assert_eq!(data::parse("{}"), Ok(vec![]));
+    for bad in [
+        r#"{"a":1}"#,
+        r#"{"a":"b",}"#,
+        r#"{"a":"b"} x"#,
+        "{\"a\":\"\n\"}",
+        r#"["a"]"#,
+    ] {
+        assert!(
+            matches!(data::parse(bad), Err(LoadError::Syntax(_))),
+            "{bad}"
+        );
+    }
+    // A file with the wrong number of entries is refused.
+    assert!(matches!(
+        data::read(Locale::Pl, r#"{"Tagline": "x"}"#),
+        Err(LoadError::Count { found: 1, .. })
+    ));
+}
+
 #[test]
 fn every_key_is_translated() {
     let mut missing = Vec::new();

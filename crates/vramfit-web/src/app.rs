@@ -1,7 +1,8 @@
 //! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance
 //! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid
 //! estimate stays on screen while a field holds something invalid; the URL follows every valid
-//! change (`lang=` included), and `<html lang>` follows the language.
+//! change (`lang=` included), and `<html lang>` follows the language. A language other than English is fetched the first time it is asked for
+//! ([`crate::lang`]); the page shows English until it is in.
 
 use crate::embed::EmbedPanel;
 use crate::field::{Input, Problem};
@@ -11,7 +12,7 @@ use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;
 use crate::result::Answer;
 use crate::text::t;
-use crate::{panic_panel, url};
+use crate::{lang as lang_data, panic_panel, url};
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
 use vramfit_core::{estimate, Estimate, Scenario};
@@ -39,7 +40,25 @@ pub fn App() -> impl IntoView {
         .iter()
         .find(|(k, _)| k == "lang")
         .and_then(|(_, v)| Locale::from_tag(v));
+    // The language asked for (URL, switch) and the one shown: English until its texts are in.
     let lang = RwSignal::new(from_url.unwrap_or_else(browser_locale));
+    let arrived = RwSignal::new(0u32);
+    let in_lang = Memo::new(move |_| {
+        arrived.track();
+        Some(lang.get())
+            .filter(|l| l.is_available())
+            .unwrap_or_default()
+    });
+    Effect::new(move |_| {
+        let wanted = lang.get();
+        if !wanted.is_available() {
+            leptos::task::spawn_local(async move {
+                if lang_data::ensure(wanted).await {
+                    arrived.update(|n| *n += 1);
+                }
+            });
+        }
+    });
     let (initial, notes) = query::from_pairs(&pairs);
     let form = Form::new(&initial);
     let draft = Memo::new(move |_| form.scenario());
@@ -47,13 +66,17 @@ pub fn App() -> impl IntoView {
         RwSignal::new(estimate(&initial).ok().map(|e| (initial.clone(), e)));
     Effect::new(move |_| {
         if let Ok(s) = draft.get() {
+            // The first run sees the scenario estimated above: no second estimate, no re-render.
+            if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
+                return;
+            }
             if let Ok(e) = estimate(&s) {
                 last_good.set(Some((s, e)));
             }
         }
     });
     Effect::new(move |_| {
-        let l = lang.get();
+        let l = in_lang.get();
         panic_panel::set_locale(l);
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
@@ -63,7 +86,7 @@ pub fn App() -> impl IntoView {
         }
         last_good.with(|g| {
             if let Some((s, _)) = g {
-                url::replace(s, l);
+                url::replace(s, lang.get());
             }
         });
     });
@@ -85,7 +108,8 @@ pub fn App() -> impl IntoView {
     };
     view! {
         {move || {
-            let l = lang.get();
+            let l = in_lang.get();
+            let wanted = lang.get_untracked();
             view! {
                 <header class="top">
                     <h1>"vramfit"</h1>
@@ -99,7 +123,7 @@ pub fn App() -> impl IntoView {
                                 }
                             }>
                             {Locale::ALL.into_iter().map(|o| view! {
-                                <option value=o.tag() selected=o == l>{o.native_name()}</option>
+                                <option value=o.tag() selected=o == wanted>{o.native_name()}</option>
                             }).collect_view()}
                         </select>
                         <button type="button" data-testid="copy-link" on:click=copy_link>

@@ -67,7 +67,7 @@ pub fn Inputs(
                     {move || {
                         let words: Vec<String> = filter
                             .get()
-                            .to_lowercase()
+                            .to_ascii_lowercase()
                             .split_whitespace()
                             .map(str::to_string)
                             .collect();
@@ -76,9 +76,9 @@ pub fn Inputs(
                             .filter(|m| {
                                 m.id == current
                                     || words.iter().all(|w| {
-                                        m.name.to_lowercase().contains(w.as_str())
+                                        m.name.to_ascii_lowercase().contains(w.as_str())
                                             || m.id.contains(w.as_str())
-                                            || m.repo_ids().any(|r| r.to_lowercase().contains(w.as_str()))
+                                            || m.repo_ids().any(|r| r.to_ascii_lowercase().contains(w.as_str()))
                                     })
                             })
                             .map(|m| {

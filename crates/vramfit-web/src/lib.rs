@@ -11,7 +11,7 @@
 //! - [`form`] — every field as text and the conversion to a `Scenario`; [`inputs`] — the input
 //!   half of the page; [`result`], [`chart`], [`fixes_view`], [`guidance`], [`measure_view`] —
 //!   the answer half;
-//! - [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
+//! - [`lang`] — fetching a language's texts; [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
 //! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
 //! - [`embed`] — the `?embed=1` widget and the snippet panel; [`js_api`] — `window.vramfit`;
 //!   [`offline`] — registers the service worker; [`file_drop`] — safetensors / GGUF headers read
@@ -33,6 +33,7 @@ pub mod gen_inputs;
 pub mod guidance;
 pub mod inputs;
 pub mod js_api;
+pub mod lang;
 pub mod measure_view;
 pub mod numbers;
 pub mod offline;

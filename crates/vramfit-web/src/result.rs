@@ -68,7 +68,7 @@ pub fn PlanView(
     };
     let scale = plan.card.capacity_bytes.max(plan.per_gpu_bytes);
     let count = plan.count;
-    let seg = |id| format!("{id:?}").to_lowercase();
+    let seg = |id| format!("{id:?}").to_ascii_lowercase();
     view! {
         <p class=class data-testid="verdict">
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
@@ -288,7 +288,7 @@ pub fn Recommendation(
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
             <p class="alternatives">{t(l, Key::SingleCards)}" "
                 {nearby.iter().map(|p| view! {
-                    <span class=format!("chip {:?}", p.verdict).to_lowercase()>
+                    <span class=format!("chip {:?}", p.verdict).to_ascii_lowercase()>
                         {format!("{} {} {}", text::card_name(l, p), text::verdict_icon(p.verdict), text::verdict_word(l, p.verdict))}
                     </span>
                 }).collect_view()}

@@ -392,7 +392,7 @@ pub fn format_label(l: Locale, fm: WeightFormat) -> String {
         } => t(l, Key::FormatFp4).into(),
         WeightFormat::BnbFp4 { double_quant: true } => t(l, Key::FormatFp4Dq).into(),
         WeightFormat::Mxfp4 => t(l, Key::FormatMxfp4).into(),
-        WeightFormat::Gguf(p) => format!("GGUF {}", p.id().to_uppercase()),
+        WeightFormat::Gguf(p) => format!("GGUF {}", p.id().to_ascii_uppercase()),
     }
 }
 
