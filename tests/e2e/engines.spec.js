@@ -73,7 +73,7 @@ test('image and video generation: pipeline, offload and the largest size that fi
   await expect(page.getByTestId('peak-phase')).toContainText('Peak set by');
   const total = async () => parseFloat((await page.getByTestId('per-gpu-gib').textContent()).replace(',', ''));
   const resident = await total();
-  await page.getByTestId('offload').selectOption('model');
+  await page.getByTestId('offload').selectOption('sequential');
   await expect.poll(total).toBeLessThan(resident);
   await expect(page.getByTestId('generation-max')).toContainText('px');
   await page.getByTestId('width').fill('1000');

@@ -8,8 +8,21 @@ fn main() {
         remove_boot_placeholder();
         return;
     }
-    if vramfit_web::embed::requested(&vramfit_web::url::read_pairs()) {
-        leptos::mount::mount_to_body(vramfit_web::embed::EmbedApp);
+    let pairs = vramfit_web::url::read_pairs();
+    if vramfit_web::embed::requested(&pairs) {
+        // The widget renders once, in its language: fetch that language's texts first (English
+        // if the fetch fails).
+        let lang = pairs
+            .iter()
+            .find(|(k, _)| k == "lang")
+            .and_then(|(_, v)| vramfit_i18n::Locale::from_tag(v));
+        leptos::task::spawn_local(async move {
+            if let Some(l) = lang {
+                vramfit_web::lang::ensure(l).await;
+            }
+            leptos::mount::mount_to_body(vramfit_web::embed::EmbedApp);
+            remove_boot_placeholder();
+        });
     } else {
         leptos::mount::mount_to_body(vramfit_web::app::App);
     }
