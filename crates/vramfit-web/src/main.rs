@@ -16,7 +16,8 @@ fn main() {
             .iter()
             .find(|(k, _)| k == "lang")
             .and_then(|(_, v)| vramfit_i18n::Locale::from_tag(v));
-        leptos::task::spawn_local(async move {
+        // Leptos's executor starts with the first mount: run this future on the browser's.
+        wasm_bindgen_futures::spawn_local(async move {
             if let Some(l) = lang {
                 vramfit_web::lang::ensure(l).await;
             }
