@@ -12,8 +12,8 @@
 use crate::app::browser_locale;
 use crate::field::{Input, Problem};
 use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
-use crate::result::{PlanView, Recommendation};
-use crate::text::{self, f, t};
+use crate::result::{Headline, Recommendation};
+use crate::text::{self, t};
 use crate::widgets::{field_error, NumberField};
 use crate::{js_api, panic_panel, url};
 use leptos::prelude::*;
@@ -135,26 +135,8 @@ pub fn EmbedApp() -> impl IntoView {
 /// The answer card: model, verdict, bar and components, recommendation.
 #[component]
 fn Card(e: Estimate, l: Locale) -> impl IntoView {
-    let summary = e.model.as_ref().map(|m| {
-        f(
-            l,
-            Key::ModelSummary,
-            &[
-                ("name", m.name.unwrap_or(t(l, Key::PastedConfig))),
-                ("params", &crate::numbers::params(l, m.params)),
-                ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
-                ("fmt", e.kv_cache_format.id()),
-            ],
-        )
-    });
     view! {
-        {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
-        {match e.plan.clone() {
-            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
-            None => view! {
-                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
-            }.into_any(),
-        }}
+        <Headline e=e.clone() l=l />
         <Recommendation e=e l=l />
     }
 }

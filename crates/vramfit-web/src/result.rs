@@ -21,27 +21,8 @@ pub fn Answer(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let summary = e.model.as_ref().map(|m| {
-        f(
-            l,
-            Key::ModelSummary,
-            &[
-                ("name", m.name.unwrap_or(t(l, Key::PastedConfig))),
-                ("params", &params(l, m.params)),
-                ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
-                ("fmt", e.kv_cache_format.id()),
-            ],
-        )
-    });
     view! {
-        {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
-        {match e.plan.clone() {
-            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
-            None => view! {
-                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
-            }.into_any(),
-        }}
-        <Fixes e=e.clone() l=l />
+        <Headline e=e.clone() l=l />
         <EngineReport e=e.clone() l=l />
         <Warnings e=e.clone() l=l />
         <LimitsView e=e.clone() l=l />
@@ -236,6 +217,39 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
             </ul>
         }
     })
+}
+
+/// The model line, the plan with its verdict (or that nothing fits) and the fixes: the first
+/// things the answer shows, in the full app and in the widget.
+#[component]
+pub fn Headline(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let summary = e.model.as_ref().map(|m| {
+        f(
+            l,
+            Key::ModelSummary,
+            &[
+                ("name", m.name.unwrap_or(t(l, Key::PastedConfig))),
+                ("params", &params(l, m.params)),
+                ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
+                ("fmt", e.kv_cache_format.id()),
+            ],
+        )
+    });
+    view! {
+        {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
+        {match e.plan.clone() {
+            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
+            None => view! {
+                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
+            }.into_any(),
+        }}
+        <Fixes e=e l=l />
+    }
 }
 
 /// The recommended plan, replicas, and single cards around the fit boundary.
