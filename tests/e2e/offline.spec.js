@@ -118,5 +118,10 @@ test('the single-file build opened from file:// gives the same verdict, under it
   await expect(other.getByTestId('verdict')).not.toHaveText(verdict);
   const csp = await other.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(csp).toContain("default-src 'none'");
+  // Another language comes from the file's own data blocks, without a request.
+  await other.goto('file://' + path.join(ROOT, 'dist-single/vramfit.html') + QUERY.replace('lang=en', 'lang=de'));
+  await expect(other.getByTestId('verdict')).toContainText('RTX 4090');
+  await expect(other.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(other.getByTestId('workload-serve').locator('..')).not.toContainText('Serve an LLM');
   expect(problems).toEqual([]);
 });
