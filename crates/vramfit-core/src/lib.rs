@@ -24,7 +24,7 @@
 //!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
 //! - [`measure`] — measurement scripts and commands for the scenario, and a reader for their output;
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
-//! - [`bytes`] — units.
+//! - [`bytes`] — units; [`num`] — decimal text ↔ `f64` without the standard library's float tables.
 
 pub mod budget;
 pub mod bytes;
@@ -41,6 +41,7 @@ pub mod inverse;
 pub mod limits;
 pub mod measure;
 pub mod model;
+pub mod num;
 pub mod plan;
 pub mod precision;
 pub mod query;

@@ -66,7 +66,7 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
         out.push(("gpu", g.clone()));
     }
     if let Some(m) = s.hardware.gpu_memory_gib {
-        out.push(("mem", m.to_string()));
+        out.push(("mem", crate::num::shortest(m)));
     }
     if s.hardware.count != 1 {
         out.push(("n", s.hardware.count.to_string()));
@@ -233,7 +233,7 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             ok
         }
         "mem" => {
-            let parsed = value.parse::<f64>().ok().filter(|m| m.is_finite());
+            let parsed = crate::num::parse(value).filter(|m| m.is_finite());
             if parsed.is_some() {
                 s.hardware.gpu = None;
             }

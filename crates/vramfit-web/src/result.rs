@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use vramfit_core::estimate::CurveAxis;
 use vramfit_core::plan::{Plan, Verdict};
 use vramfit_core::Estimate;
-use vramfit_i18n::{Key, Locale, PluralKey};
+use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
 #[component]
@@ -68,11 +68,11 @@ fn PlanView(plan: Plan, total: u64, l: Locale) -> impl IntoView {
         })}
         <div class="bar" role="img" aria-label=f(l, Key::BarAria, &[("used", &gib(l, plan.per_gpu_bytes)), ("cap", &gib(l, plan.card.capacity_bytes))])>
             {plan.per_gpu_components.iter().map(|c| view! {
-                <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{:.3}%", share(c.bytes, scale))
+                <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{}%", fixed(share(c.bytes, scale), 3))
                     title=format!("{}: {} GiB", text::component(l, c.id), gib(l, c.bytes))></span>
             }).collect_view()}
-            <span class="line usable" style:left=format!("{:.3}%", share(plan.usable_bytes, scale))></span>
-            <span class="line capacity" style:left=format!("{:.3}%", share(plan.card.capacity_bytes, scale))></span>
+            <span class="line usable" style:left=format!("{}%", fixed(share(plan.usable_bytes, scale), 3))></span>
+            <span class="line capacity" style:left=format!("{}%", fixed(share(plan.card.capacity_bytes, scale), 3))></span>
         </div>
         <ul class="legend">
             {plan.per_gpu_components.iter().map(|c| view! {
