@@ -84,12 +84,13 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
 pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, Vec<QueryNote>) {
     let mut s = Scenario::example();
     let mut notes = Vec::new();
-    let mut ordered: Vec<(&str, &str)> = pairs
+    // Workload parameters first (they replace the workload the others then adjust), each group in
+    // link order; a partition rather than a sort keeps a generic sort out of the wasm.
+    let (workloads, rest): (Vec<(&str, &str)>, Vec<(&str, &str)>) = pairs
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
-        .collect();
-    ordered.sort_by_key(|(k, _)| !matches!(*k, "train" | "custom" | "image" | "video"));
-    for (k, v) in ordered {
+        .partition(|(k, _)| matches!(*k, "train" | "custom" | "image" | "video"));
+    for (k, v) in workloads.into_iter().chain(rest) {
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
                 param: k.to_string(),

@@ -22,7 +22,6 @@ use crate::format::WeightFormat;
 use crate::model::ModelArch;
 use crate::precision::Precision;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// A part of the memory budget. The UI maps each to its label and guidance in one `match`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -94,8 +93,9 @@ pub struct Component {
 /// (the recommendation evaluates hundreds of plans with the same model).
 #[derive(Clone, Debug)]
 pub struct Footprint {
-    /// Per tp: (weight bytes, allocator rounding of the weights).
-    by_tp: BTreeMap<u64, (u64, u64)>,
+    /// Per tp: (weight bytes, allocator rounding of the weights). A few entries (1, 2, 4, 8): a
+    /// list searched in order (a map would add its generic code to the wasm for nothing).
+    by_tp: Vec<(u64, (u64, u64))>,
 }
 
 impl Footprint {
@@ -107,20 +107,28 @@ impl Footprint {
         tps: &[u64],
         unquantized: &[String],
     ) -> Footprint {
-        let mut by_tp = BTreeMap::new();
+        let mut by_tp: Vec<(u64, (u64, u64))> = Vec::new();
         for &tp in tps {
-            let tensors = weights::per_gpu_tensors(arch, format, tp.max(1), unquantized);
-            by_tp.insert(
-                tp.max(1),
+            let tp = tp.max(1);
+            if by_tp.iter().any(|(t, _)| *t == tp) {
+                continue;
+            }
+            let tensors = weights::per_gpu_tensors(arch, format, tp, unquantized);
+            by_tp.push((
+                tp,
                 (weights::total(&tensors), reserve::weight_rounding(&tensors)),
-            );
+            ));
         }
         Footprint { by_tp }
     }
 
     /// (weights, allocator rounding) on one GPU of a `tp`-way group; zero if `tp` was not prepared.
     pub fn get(&self, tp: u64) -> (u64, u64) {
-        self.by_tp.get(&tp.max(1)).copied().unwrap_or((0, 0))
+        let tp = tp.max(1);
+        self.by_tp
+            .iter()
+            .find(|(t, _)| *t == tp)
+            .map_or((0, 0), |(_, v)| *v)
     }
 }
 
