@@ -27,6 +27,7 @@
 //! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
 //! - [`bytes`] — units, and the saturating arithmetic every formula uses (figures stop at 2^64
 //!   bytes instead of wrapping); [`limits`] — accepted ranges and `config.json` ceilings.
+//! - [`num`] — decimal text ↔ `f64` without the standard library's float tables.
 
 pub mod budget;
 pub mod bytes;
@@ -46,6 +47,7 @@ pub mod inverse;
 pub mod limits;
 pub mod measure;
 pub mod model;
+pub mod num;
 pub mod plan;
 pub mod precision;
 pub mod query;

@@ -59,11 +59,7 @@ fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
     let end = tail
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .unwrap_or(tail.len());
-    let value: f64 = tail[..end]
-        .replace(',', "")
-        .trim_end_matches('.')
-        .parse()
-        .ok()?;
+    let value = crate::num::parse(tail[..end].replace(',', "").trim_end_matches('.'))?;
     let unit_text = tail[end..].trim_start().to_ascii_lowercase();
     let unit = if unit_text.starts_with("mib") || unit_text.starts_with("mb") {
         "mib"
@@ -352,7 +348,7 @@ pub fn vllm_command(s: &Scenario) -> String {
         "{note}vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
         v.max_model_len.unwrap_or(context),
         v.max_num_seqs.unwrap_or(sequences.max(1)),
-        v.gpu_memory_utilization,
+        crate::num::shortest(v.gpu_memory_utilization),
         v.tensor_parallel_size.unwrap_or(gpus(s)),
     );
     if let Some(q) = quantization {

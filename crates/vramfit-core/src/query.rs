@@ -70,7 +70,7 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
         out.push(("gpu", g.clone()));
     }
     if let Some(m) = s.hardware.gpu_memory_gib {
-        out.push(("mem", m.to_string()));
+        out.push(("mem", crate::num::shortest(m)));
     }
     if s.hardware.count != 1 {
         out.push(("n", s.hardware.count.to_string()));
@@ -95,18 +95,22 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
 /// field to its default, and there are fewer fields than this).
 const MAX_FALLBACK_PASSES: usize = 16;
 
+/// Link parameters as `(name, value)`.
+type Params<'a> = Vec<(&'a str, &'a str)>;
+
 /// Reads pairs onto the default scenario, field by field. Returns the scenario and a note for each
 /// unusable parameter. A `train` parameter switches the workload to training first, so the order
 /// of parameters does not matter.
 pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, Vec<QueryNote>) {
     let mut s = Scenario::example();
     let mut notes = Vec::new();
-    let mut ordered: Vec<(&str, &str)> = pairs
+    // Workload parameters first (they replace the workload the others then adjust), each group in
+    // link order; a partition rather than a sort keeps a generic sort out of the wasm.
+    let (workloads, rest): (Params, Params) = pairs
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
-        .collect();
-    ordered.sort_by_key(|(k, _)| !matches!(*k, "train" | "custom" | "image" | "video"));
-    for (k, v) in ordered {
+        .partition(|(k, _)| matches!(*k, "train" | "custom" | "image" | "video"));
+    for (k, v) in workloads.into_iter().chain(rest) {
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
                 param: k.to_string(),
@@ -290,7 +294,7 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             ok
         }
         "mem" => {
-            let parsed = value.parse::<f64>().ok().filter(|m| m.is_finite());
+            let parsed = crate::num::parse(value).filter(|m| m.is_finite());
             if parsed.is_some() {
                 s.hardware.gpu = None;
             }

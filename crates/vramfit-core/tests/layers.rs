@@ -10,6 +10,7 @@ const LAYERS: &[(&str, u32)] = &[
     // Leaf units and ranges.
     ("bytes", 0),
     ("limits", 0),
+    ("num", 0),
     // Model, quantisation types and formats, catalogs, the config.json reader.
     ("gguf", 1),
     ("model", 1),

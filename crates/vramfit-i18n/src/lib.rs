@@ -227,10 +227,14 @@ impl Locale {
 
     /// An integer with the locale's grouping: `131,072` / `131.072` / `131 072`.
     pub fn integer(self, n: u64) -> String {
-        let digits = n.to_string();
+        self.group(&n.to_string())
+    }
+
+    /// Digits with the locale's grouping separator every three from the right.
+    fn group(self, digits: &str) -> String {
         let (sep, min) = self.grouping();
         if digits.len() < min {
-            return digits;
+            return digits.to_string();
         }
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
@@ -242,28 +246,86 @@ impl Locale {
         out
     }
 
-    /// A decimal with `places` fraction digits, rounded half away from zero: `24.21` / `24,21`.
+    /// A decimal with `places` fraction digits, rounded as [`fixed`] rounds: `24.21` / `24,21`.
+    /// No sign when every digit shown is zero.
     pub fn decimal(self, x: f64, places: usize) -> String {
-        if !x.is_finite() {
+        let Some((int, frac)) = fixed_parts(x, places) else {
             return "–".into();
-        }
-        let s = format!("{:.*}", places, x.abs());
-        let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-        let int_part = int
-            .parse::<u64>()
-            .map(|i| self.integer(i))
-            .unwrap_or_else(|_| int.to_string());
-        let sign = if x < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        };
+        let sign = if x < 0.0 && (int != "0" || frac.bytes().any(|b| b != b'0')) {
             "-"
         } else {
             ""
         };
+        let int = self.group(&int);
         if frac.is_empty() {
-            format!("{sign}{int_part}")
+            format!("{sign}{int}")
         } else {
-            format!("{sign}{int_part}{}{frac}", self.decimal_separator())
+            format!("{sign}{int}{}{frac}", self.decimal_separator())
         }
     }
+}
+
+/// `x` with `places` fraction digits (at most 18) and a `.`, exactly as `format!("{:.*}", places,
+/// x)` writes it (the binary value rounded half to even), without the standard library's float
+/// formatting: that code and its tables stay out of the wasm. "–" for a value that is not finite or
+/// too large to scale exactly (|x| · 10^places ≥ 2^128, far beyond any figure shown).
+pub fn fixed(x: f64, places: usize) -> String {
+    match fixed_parts(x, places) {
+        None => "–".into(),
+        Some((int, frac)) => {
+            let sign = if x.is_sign_negative() { "-" } else { "" };
+            if frac.is_empty() {
+                format!("{sign}{int}")
+            } else {
+                format!("{sign}{int}.{frac}")
+            }
+        }
+    }
+}
+
+/// The integer digits and the `places` fraction digits of |x| rounded half to even.
+fn fixed_parts(x: f64, places: usize) -> Option<(String, String)> {
+    if !x.is_finite() || places > 18 {
+        return None;
+    }
+    let bits = x.abs().to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    // |x| = m · 2^e exactly.
+    let (m, e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    let pow = 10u128.pow(places as u32);
+    let scaled = if e >= 0 {
+        if e > 74 {
+            return None;
+        }
+        (u128::from(m) << e).checked_mul(pow)?
+    } else {
+        let n = u128::from(m) * pow; // < 2^53 · 10^18 < 2^113
+        let k = e.unsigned_abs();
+        if k >= 114 {
+            0 // n / 2^k < 1/2
+        } else {
+            let q = n >> k;
+            let r = n & ((1u128 << k) - 1);
+            let half = 1u128 << (k - 1);
+            if r > half || (r == half && q & 1 == 1) {
+                q + 1
+            } else {
+                q
+            }
+        }
+    };
+    let frac = if places == 0 {
+        String::new()
+    } else {
+        format!("{:0places$}", scaled % pow)
+    };
+    Some(((scaled / pow).to_string(), frac))
 }
 
 /// Replaces each `{name}` in `template` with its value.

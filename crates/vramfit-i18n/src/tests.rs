@@ -242,3 +242,63 @@ fn number_formats() {
     assert_eq!(Locale::negotiate(["ja", "sl-SI"]), Locale::Sl);
     assert_eq!(Locale::negotiate(["ja"]), Locale::En);
 }
+
+/// `fixed` writes what `format!("{:.*}")` writes, over random bit patterns and hand-picked ties.
+#[test]
+fn fixed_matches_the_standard_formatting() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut values = vec![
+        0.0,
+        -0.0,
+        0.125,
+        0.375,
+        2.5,
+        -1.5,
+        1.005,
+        99.995,
+        0.045,
+        1e15,
+        123456789.123,
+        7.0 / 3.0,
+        f64::MIN_POSITIVE,
+        5e-324,
+        1e21,
+        4.0e22,
+        0.5,
+        1.5,
+        1e-7,
+    ];
+    for _ in 0..5_000 {
+        let x = f64::from_bits(next());
+        if x.is_finite() {
+            values.push(x);
+        }
+        // Values of the size the page shows (GiB, percent, ratios), with ties at the last digit.
+        let n = next();
+        values.push((n % 10_000_000) as f64 / 1000.0 * if n & 1 == 0 { 1.0 } else { -1.0 });
+        values.push((n % 100_000) as f64 / 8.0);
+    }
+    for &x in &values {
+        for places in 0..=6 {
+            let want = format!("{:.*}", places, x);
+            let got = fixed(x, places);
+            if got != "–" {
+                assert_eq!(got, want, "{x:e} {places}");
+            } else {
+                assert!(
+                    x.abs() * 10f64.powi(places as i32) >= 2f64.powi(127),
+                    "{x:e} {places}"
+                );
+            }
+        }
+    }
+    assert_eq!(fixed(f64::NAN, 2), "–");
+    assert_eq!(Locale::En.decimal(-0.001, 2), "0.00");
+    assert_eq!(Locale::De.decimal(-1234.567, 1), "-1.234,6");
+}

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
 use vramfit_core::estimate::CurveAxis;
 use vramfit_core::inverse::CurvePoint;
-use vramfit_i18n::{Key, Locale, PluralKey};
+use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 const W: f64 = 640.0;
 const H: f64 = 220.0;
@@ -50,15 +50,17 @@ pub fn ContextChart(
     );
     let x = move |c: f64| PAD_L + (c.ln() - lx0) / (lx1 - lx0).max(1e-9) * (W - PAD_L - PAD_R);
     let y = move |b: f64| H - PAD_B - b / top.max(1.0) * (H - PAD_B - PAD_T);
+    // Coordinates as text with one decimal (not through `f64`'s `Display`: see `vramfit_i18n::fixed`).
+    let n = |v: f64| fixed(v, 1);
     let path: String = points
         .iter()
         .enumerate()
         .map(|(i, p)| {
             format!(
-                "{}{:.1},{:.1}",
+                "{}{},{}",
                 if i == 0 { "M" } else { "L" },
-                x(p.context_tokens as f64),
-                y(p.per_gpu_bytes as f64)
+                n(x(p.context_tokens as f64)),
+                n(y(p.per_gpu_bytes as f64))
             )
         })
         .collect();
@@ -87,26 +89,26 @@ pub fn ContextChart(
     view! {
         <figure class="chart" data-testid="context-chart">
             <figcaption>{t(l, caption)}</figcaption>
-            <svg viewBox=format!("0 0 {W} {H}") role="img"
+            <svg viewBox="0 0 640 220" role="img"
                 aria-label=f(l, Key::ChartAria, &[
                     ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.context_tokens)),
                     ("to", &gib(l, last.per_gpu_bytes)), ("ctx_to", &l.count(PluralKey::Tokens, last.context_tokens)),
                     ("cap", &gib(l, capacity))])>
-                <line class="axis" x1=PAD_L y1=H - PAD_B x2=W - PAD_R y2=H - PAD_B />
-                <line class="axis" x1=PAD_L y1=PAD_T x2=PAD_L y2=H - PAD_B />
+                <line class="axis" x1=n(PAD_L) y1=n(H - PAD_B) x2=n(W - PAD_R) y2=n(H - PAD_B) />
+                <line class="axis" x1=n(PAD_L) y1=n(PAD_T) x2=n(PAD_L) y2=n(H - PAD_B) />
                 {ticks.into_iter().map(|t| view! {
                     <g>
-                        <line class="grid" x1=x(t as f64) y1=PAD_T x2=x(t as f64) y2=H - PAD_B />
-                        <text class="tick" x=x(t as f64) y=H - 8.0 text-anchor="middle">{label(t)}</text>
+                        <line class="grid" x1=n(x(t as f64)) y1=n(PAD_T) x2=n(x(t as f64)) y2=n(H - PAD_B) />
+                        <text class="tick" x=n(x(t as f64)) y=n(H - 8.0) text-anchor="middle">{label(t)}</text>
                     </g>
                 }).collect_view()}
-                <text class="tick" x=PAD_L - 4.0 y=cap_y + 4.0 text-anchor="end">{format!("{:.0}", to_gib(capacity))}</text>
-                <text class="tick" x=PAD_L - 4.0 y=H - PAD_B text-anchor="end">"0"</text>
-                <line class="cap" x1=PAD_L y1=cap_y x2=W - PAD_R y2=cap_y />
-                <line class="usable" x1=PAD_L y1=use_y x2=W - PAD_R y2=use_y />
+                <text class="tick" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>
+                <text class="tick" x=n(PAD_L - 4.0) y=n(H - PAD_B) text-anchor="end">"0"</text>
+                <line class="cap" x1=n(PAD_L) y1=n(cap_y) x2=n(W - PAD_R) y2=n(cap_y) />
+                <line class="usable" x1=n(PAD_L) y1=n(use_y) x2=n(W - PAD_R) y2=n(use_y) />
                 <path class="curve" d=path />
                 {max_context.filter(|c| *c >= first.context_tokens && *c <= last.context_tokens).map(|c| view! {
-                    <line class="maxctx" x1=x(c as f64) y1=PAD_T x2=x(c as f64) y2=H - PAD_B />
+                    <line class="maxctx" x1=n(x(c as f64)) y1=n(PAD_T) x2=n(x(c as f64)) y2=n(H - PAD_B) />
                 })}
             </svg>
             <p class="legend-line">{

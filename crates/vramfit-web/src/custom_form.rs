@@ -79,7 +79,7 @@ impl CustomForm {
                 key: i as u32,
                 name: RwSignal::new(it.name.clone()),
                 kind: RwSignal::new(kind_id(it.kind).into()),
-                size: RwSignal::new(it.size_gib.to_string()),
+                size: RwSignal::new(vramfit_core::num::shortest(it.size_gib)),
                 count: RwSignal::new(it.count.to_string()),
             })
             .collect::<Vec<_>>();

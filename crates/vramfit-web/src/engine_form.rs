@@ -8,6 +8,7 @@ use vramfit_core::engine::sglang::Sglang;
 use vramfit_core::engine::transformers::Transformers;
 use vramfit_core::engine::vllm::{Vllm, VllmVersion};
 use vramfit_core::engine::Engine;
+use vramfit_core::num::shortest;
 
 /// Engine names as the select and the URL use them.
 pub const ENGINES: [&str; 5] = ["", "vllm", "sglang", "llama_cpp", "transformers"];
@@ -92,17 +93,13 @@ impl EngineForm {
             .unwrap_or_else(|| "auto".into());
         EngineForm {
             engine: RwSignal::new(name.into()),
-            util: RwSignal::new(v.gpu_memory_utilization.to_string()),
+            util: RwSignal::new(shortest(v.gpu_memory_utilization)),
             max_num_seqs: RwSignal::new(opt(v.max_num_seqs)),
             batched: RwSignal::new(opt(v.max_num_batched_tokens)),
             kv_dtype: RwSignal::new(kv_dtype),
             version: RwSignal::new(version_id(v.version).into()),
             eager: RwSignal::new(v.enforce_eager),
-            mem_fraction: RwSignal::new(
-                s.mem_fraction_static
-                    .map(|m| m.to_string())
-                    .unwrap_or_default(),
-            ),
+            mem_fraction: RwSignal::new(s.mem_fraction_static.map(shortest).unwrap_or_default()),
             chunked: RwSignal::new(opt(s.chunked_prefill_size)),
             ngl: RwSignal::new(opt(l.n_gpu_layers)),
             ubatch: RwSignal::new(l.n_ubatch.to_string()),

@@ -93,8 +93,7 @@ pub fn parse_decimal(text: &str) -> Result<f64, Problem> {
     if t.is_empty() {
         return Err(Problem::Empty);
     }
-    t.parse::<f64>()
-        .ok()
+    vramfit_core::num::parse(&t)
         .filter(|v| v.is_finite())
         .ok_or(Problem::NotNumber)
 }

@@ -104,7 +104,7 @@ impl Form {
             memory: RwSignal::new(
                 s.hardware
                     .gpu_memory_gib
-                    .map(|m| m.to_string())
+                    .map(vramfit_core::num::shortest)
                     .unwrap_or_else(|| "24".into()),
             ),
             count: RwSignal::new(s.hardware.count.to_string()),

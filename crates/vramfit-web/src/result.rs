@@ -11,7 +11,7 @@ use vramfit_core::estimate::CurveAxis;
 use vramfit_core::plan::{Plan, Verdict};
 use vramfit_core::warning::Warning;
 use vramfit_core::Estimate;
-use vramfit_i18n::{Key, Locale, PluralKey};
+use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
 #[component]
@@ -60,11 +60,11 @@ pub fn PlanView(
         })}
         <div class="bar" role="img" aria-label=f(l, Key::BarAria, &[("used", &gib(l, plan.per_gpu_bytes)), ("cap", &gib(l, plan.card.capacity_bytes))])>
             {plan.per_gpu_components.iter().map(|c| view! {
-                <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{:.3}%", share(c.bytes, scale))
+                <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{}%", fixed(share(c.bytes, scale), 3))
                     title=format!("{}: {} GiB", text::component(l, c.id), gib(l, c.bytes))></span>
             }).collect_view()}
-            <span class="line usable" style:left=format!("{:.3}%", share(plan.usable_bytes, scale))></span>
-            <span class="line capacity" style:left=format!("{:.3}%", share(plan.card.capacity_bytes, scale))></span>
+            <span class="line usable" style:left=format!("{}%", fixed(share(plan.usable_bytes, scale), 3))></span>
+            <span class="line capacity" style:left=format!("{}%", fixed(share(plan.card.capacity_bytes, scale), 3))></span>
         </div>
         <ul class="legend">
             {plan.per_gpu_components.iter().map(|c| view! {

@@ -559,7 +559,14 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
     let mut te_sizes: Vec<u64> = of(Role::TextEncoder)
         .map(|l| resident(l, g.offload))
         .collect();
-    te_sizes.sort_unstable_by(|a, b| b.cmp(a));
+    // Largest first: an insertion sort over a handful of encoders (no generic sort in the wasm).
+    for i in 1..te_sizes.len() {
+        let mut j = i;
+        while j > 0 && te_sizes[j - 1] < te_sizes[j] {
+            te_sizes.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let two_meet = p.cfg && g.guidance && te_sizes.len() >= 2;
     let te_resident = match g.offload {
         Offload::None => te_all,
