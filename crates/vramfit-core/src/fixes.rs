@@ -341,18 +341,16 @@ fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
             g.denoiser_format = Some(PartFormat::Fp8)
         });
     }
-    let has_t5 = crate::diffusion::part_bytes(g)
-        .map(|parts| parts.iter().any(|(id, _)| id.contains("t5")))
-        .unwrap_or(false);
-    if has_t5 {
+    // The T5 encoders the GPU still loads (`drop_text_encoders` already left out).
+    let t5: Vec<String> = crate::diffusion::part_bytes(g)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(id, _)| id.contains("t5"))
+        .map(|(id, _)| id.to_string())
+        .collect();
+    if !t5.is_empty() {
         push(Change::DropT5, &|g| {
-            g.drop_text_encoders.extend(
-                crate::diffusion::part_bytes(g)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter(|(id, _)| id.contains("t5"))
-                    .map(|(id, _)| (*id).to_string()),
-            )
+            g.drop_text_encoders.extend(t5.iter().cloned())
         });
     }
     for mode in [Offload::Model, Offload::Sequential] {
