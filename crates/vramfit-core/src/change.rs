@@ -110,4 +110,8 @@ pub struct Fix {
     pub gpu: Option<&'static str>,
     /// Cards in its plan.
     pub count: u32,
+    /// The claimed fraction (vLLM, SGLang) the fix also sets so the engine leaves the headroom,
+    /// when it had to lower the scenario's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_fraction: Option<f64>,
 }

@@ -34,6 +34,15 @@ use crate::training::{Checkpointing, Method, Optimizer, Sharding};
 /// Most fixes returned.
 pub const MAX_FIXES: usize = 5;
 
+/// The fraction of the card an engine is set to claim, when it says.
+fn claimed_fraction(engine: Option<&Engine>) -> Option<f64> {
+    match engine? {
+        Engine::Vllm(v) => Some(v.gpu_memory_utilization),
+        Engine::Sglang(s) => s.mem_fraction_static,
+        Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+    }
+}
+
 /// The plan a scenario gets: its own cards, or the card search's best.
 fn plan_of(s: &Scenario) -> Option<Plan> {
     let prepared = prepare(s).ok()?;
@@ -73,12 +82,18 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
     let mut fixes: Vec<Fix> = candidates(s, e)
         .into_iter()
         .filter_map(|(change, scenario)| {
-            let (scenario, plan) = match change {
+            let (scenario, plan, engine_fraction) = match change {
                 Change::EngineFraction { .. } => {
                     let plan = plan_of(&scenario)?;
-                    (scenario, plan)
+                    (scenario, plan, None)
                 }
-                _ => plan_leaving_headroom(scenario)?,
+                _ => {
+                    let (tuned, plan) = plan_leaving_headroom(scenario.clone())?;
+                    let fraction = (tuned.engine != scenario.engine)
+                        .then(|| claimed_fraction(tuned.engine.as_ref()))
+                        .flatten();
+                    (tuned, plan, fraction)
+                }
             };
             let better =
                 plan.verdict != Verdict::DoesNotFit && (plan.verdict as u8) <= (e.verdict as u8);
@@ -88,6 +103,7 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
                 verdict: plan.verdict,
                 gpu: plan.card.gpu,
                 count: plan.count,
+                engine_fraction,
                 scenario,
             })
         })

@@ -12,14 +12,28 @@ use vramfit_core::engine::Engine;
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale};
 
-/// The label of one change, from the same words as the fields it changes.
+/// The label of one fix: its change, and the engine fraction it also sets, if any.
 fn label(l: Locale, fix: &Fix) -> String {
+    let change = change_label(l, fix);
+    match fix.engine_fraction {
+        Some(f) => format!("{change} + {} = {f:.2}", fraction_flag(fix)),
+        None => change,
+    }
+}
+
+/// The engine flag of the claimed fraction.
+fn fraction_flag(fix: &Fix) -> &'static str {
+    match fix.scenario.engine {
+        Some(Engine::Sglang(_)) => "mem_fraction_static",
+        _ => "gpu_memory_utilization",
+    }
+}
+
+/// The label of one change, from the same words as the fields it changes.
+fn change_label(l: Locale, fix: &Fix) -> String {
     let field = |k: Key, v: &str| format!("{}: {v}", t(l, k));
     match &fix.change {
-        Change::EngineFraction { fraction } => match fix.scenario.engine {
-            Some(Engine::Sglang(_)) => format!("mem_fraction_static = {fraction:.2}"),
-            _ => format!("gpu_memory_utilization = {fraction:.2}"),
-        },
+        Change::EngineFraction { fraction } => format!("{} = {fraction:.2}", fraction_flag(fix)),
         Change::Context { tokens } => field(Key::ContextLabel, &l.integer(u64::from(*tokens))),
         Change::Sequences { sequences } => {
             field(Key::SequencesLabel, &l.integer(u64::from(*sequences)))
