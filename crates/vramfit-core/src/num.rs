@@ -100,7 +100,7 @@ pub fn parse(s: &str) -> Option<f64> {
         return Some(sign(0.0));
     }
     // Trailing zeros of the mantissa move into the exponent (12000e-3 → 12e0).
-    while mantissa % 10 == 0 {
+    while mantissa.is_multiple_of(10) {
         mantissa /= 10;
         exp10 += 1;
     }

@@ -86,7 +86,8 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
     let mut notes = Vec::new();
     // Workload parameters first (they replace the workload the others then adjust), each group in
     // link order; a partition rather than a sort keeps a generic sort out of the wasm.
-    let (workloads, rest): (Vec<(&str, &str)>, Vec<(&str, &str)>) = pairs
+    type Pairs<'a> = Vec<(&'a str, &'a str)>;
+    let (workloads, rest): (Pairs, Pairs) = pairs
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
         .partition(|(k, _)| matches!(*k, "train" | "custom" | "image" | "video"));
