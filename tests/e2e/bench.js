@@ -5,7 +5,7 @@
 //                 [--core-before LINE] [--readme README.md]
 // "after" is dist/ of this checkout. Every response is served gzip -9 (as a static host sends it);
 // the brotli figure is what the same requests weigh at brotli q11 (a host serving precompressed
-// files). Each load runs in a fresh browser context (empty cache). Prints Markdown tables; with
+// files). Each load runs in a fresh browser context (empty cache); BENCH_ROUNDS loads of each (5). Prints Markdown tables; with
 // --readme, writes them between the perf markers of the README as well.
 const fs = require('fs');
 const os = require('os');
@@ -16,7 +16,7 @@ const { analyse } = require('./wasm-size');
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 
 const dist = path.resolve(__dirname, '../../dist');
 const apps = [{ label: 'after', dir: dist }];

@@ -267,9 +267,9 @@ impl Locale {
 }
 
 /// `x` with `places` fraction digits (at most 18) and a `.`, exactly as `format!("{:.*}", places,
-/// x)` writes it (the binary value rounded half to even), without the standard library's float
-/// formatting: that code and its tables stay out of the wasm. "–" for a value that is not finite or
-/// too large to scale exactly (|x| · 10^places ≥ 2^128, far beyond any figure shown).
+/// x)` writes it (the binary value rounded half to even), without the standard library's
+/// fixed-precision float formatting (its code stays out of the wasm). "–" for a value that is not
+/// finite or too large to scale exactly (|x| · 10^places ≥ 2^128, far beyond any figure shown).
 pub fn fixed(x: f64, places: usize) -> String {
     match fixed_parts(x, places) {
         None => "–".into(),

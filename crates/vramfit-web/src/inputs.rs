@@ -56,42 +56,38 @@ pub fn Inputs(
                     on:input=move |ev| filter.set(event_target_value(&ev)) />
                 <label for="model" class="sr-only">{t(l, Key::ModelLegend)}</label>
                 <select id="model" data-testid="model" prop:disabled=using_config
-                    on:change=move |ev| form.model.set(event_target_value(&ev))>
-                    // The select shows exactly what is computed: each option's `selected`
-                    // *property* follows the form (an attribute only sets the initial state, and
-                    // a re-rendered list would keep the old index), and a pasted config.json is
-                    // shown as such.
-                    {move || using_config().then(|| view! {
-                        <option value="" prop:selected=true>{t(l, Key::PastedConfig)}</option>
-                    })}
-                    {move || {
+                    on:change=move |ev| form.model.set(event_target_value(&ev))
+                    // The select shows exactly what is computed: the whole list is one HTML string
+                    // re-rendered when the model, the filter or the pasted config changes (an
+                    // element and an effect per option was the first render's largest cost), the
+                    // computed model carries `selected`, and a pasted config.json is shown as such.
+                    inner_html=move || {
                         let words: Vec<String> = filter
                             .get()
                             .to_ascii_lowercase()
                             .split_whitespace()
                             .map(str::to_string)
                             .collect();
-                        let current = form.model.get_untracked();
-                        catalog::models()
-                            .filter(|m| {
-                                m.id == current
-                                    || words.iter().all(|w| {
-                                        m.name.to_ascii_lowercase().contains(w.as_str())
-                                            || m.id.contains(w.as_str())
-                                            || m.repo_ids().any(|r| r.to_ascii_lowercase().contains(w.as_str()))
+                        let current = form.model.get();
+                        let pasted = using_config();
+                        let pasted_option = pasted
+                            .then(|| (String::new(), t(l, Key::PastedConfig).to_string()));
+                        options_html(
+                            pasted_option.into_iter().chain(
+                                catalog::models()
+                                    .filter(|m| {
+                                        m.id == current
+                                            || words.iter().all(|w| {
+                                                m.name.to_ascii_lowercase().contains(w.as_str())
+                                                    || m.id.contains(w.as_str())
+                                                    || m.repo_ids().any(|r| r.to_ascii_lowercase().contains(w.as_str()))
+                                            })
                                     })
-                            })
-                            .map(|m| {
-                                let id = m.id;
-                                view! {
-                                    <option value=id
-                                        prop:selected=move || !using_config() && form.model.get() == id>
-                                        {format!("{} ({})", m.name, params(l, m.published_params))}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                                    .map(|m| (m.id.to_string(), format!("{} ({})", m.name, params(l, m.published_params)))),
+                            ),
+                            if pasted { "" } else { &current },
+                        )
+                    }>
                 </select>
                 <details open=using_config()>
                     <summary>{t(l, Key::PasteConfig)}</summary>
@@ -123,14 +119,11 @@ pub fn Inputs(
                     <div>
                         <label for="weights">{t(l, Key::WeightsLabel)}</label>
                         <select id="weights" data-testid="weights"
-                            on:change=move |ev| form.weights.set(event_target_value(&ev))>
-                            {WeightFormat::all().into_iter().map(|fm| {
-                                let id = fm.id();
-                                let id2 = id.clone();
-                                view! {
-                                    <option value=id selected=move || form.weights.get() == id2>{text::format_label(l, fm)}</option>
-                                }
-                            }).collect_view()}
+                            on:change=move |ev| form.weights.set(event_target_value(&ev))
+                            inner_html=move || options_html(
+                                WeightFormat::all().into_iter().map(|fm| (fm.id(), text::format_label(l, fm))),
+                                &form.weights.get(),
+                            )>
                         </select>
                     </div>
                     <div>
@@ -171,17 +164,13 @@ pub fn Inputs(
             <fieldset>
                 <legend>{t(l, Key::GpusLegend)}</legend>
                 <label for="gpu">{t(l, Key::CardLabel)}</label>
-                <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))>
-                    <option value=GPU_RECOMMEND selected=move || form.gpu.get() == GPU_RECOMMEND>{t(l, Key::RecommendCard)}</option>
-                    {GPUS.iter().map(|g| {
-                        let id = g.id;
-                        view! {
-                            <option value=id selected=move || form.gpu.get() == id>
-                                {format!("{} — {} GB", g.name, g.marketed_gb)}
-                            </option>
-                        }
-                    }).collect_view()}
-                    <option value=GPU_CUSTOM selected=move || form.gpu.get() == GPU_CUSTOM>{t(l, Key::OtherCard)}</option>
+                <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
+                    inner_html=move || options_html(
+                        std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
+                            .chain(GPUS.iter().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                            .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
+                        &form.gpu.get(),
+                    )>
                 </select>
                 <Show when=move || form.gpu.get() == GPU_CUSTOM>
                     <NumberField id="mem" label=t(l, Key::CardMemoryLabel) value=form.memory error=error(Input::GpuMemory) decimal=true />
@@ -193,6 +182,41 @@ pub fn Inputs(
             </fieldset>
         </section>
     }
+}
+
+/// `<option>` elements as HTML, `selected` marking the one whose value is `selected`: one DOM write
+/// for a list instead of an element and an effect per entry (the model and card lists have well
+/// over a hundred each, and building them dominated the first render). Values and labels are
+/// escaped.
+fn options_html(options: impl Iterator<Item = (String, String)>, selected: &str) -> String {
+    let mut html = String::new();
+    for (value, label) in options {
+        html.push_str("<option value=\"");
+        html.push_str(&escape(&value));
+        html.push('"');
+        if value == selected {
+            html.push_str(" selected");
+        }
+        html.push('>');
+        html.push_str(&escape(&label));
+        html.push_str("</option>");
+    }
+    html
+}
+
+/// Text made safe inside HTML text and double-quoted attributes.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The label of a workload kind on the switch.
