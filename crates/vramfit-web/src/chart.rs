@@ -99,7 +99,9 @@ pub fn ContextChart(
                 {ticks.into_iter().map(|t| view! {
                     <g>
                         <line class="grid" x1=n(x(t as f64)) y1=n(PAD_T) x2=n(x(t as f64)) y2=n(H - PAD_B) />
-                        <text class="tick" x=n(x(t as f64)) y=n(H - 6.0) text-anchor="middle">{label(t)}</text>
+                        <text class="tick" x=n(x(t as f64)) y=n(H - 6.0)
+                            // A label at either end is anchored inside the chart, not cut.
+                            text-anchor={if x(t as f64) > W - PAD_R - 24.0 { "end" } else { "middle" }}>{label(t)}</text>
                     </g>
                 }).collect_view()}
                 <text class="tick" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>

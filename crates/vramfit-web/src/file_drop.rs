@@ -149,6 +149,12 @@ pub fn FileDrop(
     }
 }
 
+/// Bytes as GiB with the unit (the table beside the estimate has its unit in the header; these
+/// figures stand alone).
+fn gib_unit(l: Locale, bytes: u64) -> String {
+    format!("{} GiB", gib(l, bytes))
+}
+
 /// The sentence for a refused header's class.
 pub fn refusal(class: RefusalClass) -> Key {
     match class {
@@ -186,7 +192,7 @@ fn summary(r: &HeaderSummary, l: Locale) -> impl IntoView {
                 Key::FileEstimateCheck,
                 &[
                     ("format", format),
-                    ("bytes", &gib(l, bytes)),
+                    ("bytes", &gib_unit(l, bytes)),
                     ("diff", &format!("{sign}{} %", l.decimal(diff.abs(), 2))),
                 ],
             )
@@ -202,22 +208,22 @@ fn summary(r: &HeaderSummary, l: Locale) -> impl IntoView {
         &[
             ("format", &r.format),
             ("count", &l.integer(r.files)),
-            ("size", &gib(l, r.file_bytes)),
+            ("size", &gib_unit(l, r.file_bytes)),
         ],
     );
     let dtypes: Vec<(String, String)> = r
         .bytes_by_dtype
         .iter()
-        .map(|(d, b)| (d.clone(), gib(l, *b)))
+        .map(|(d, b)| (d.clone(), gib_unit(l, *b)))
         .collect();
     view! {
         <div class="file-drop-result" data-testid="file-result">
             <p class="ok" data-testid="file-applied">{t(l, applied)}</p>
+            <p data-testid="file-files">{files}</p>
             <dl>
-                <dt>{t(l, Key::FileDropTitle)}</dt><dd>{files}</dd>
                 <dt>{t(l, Key::FileTensors)}</dt><dd data-testid="file-tensors">{l.integer(r.tensor_count)}</dd>
                 <dt>{t(l, Key::FileExactWeights)}</dt>
-                <dd data-testid="file-bytes">{format!("{} ({} B)", gib(l, r.tensor_bytes), l.integer(r.tensor_bytes))}</dd>
+                <dd data-testid="file-bytes">{format!("{} ({} B)", gib_unit(l, r.tensor_bytes), l.integer(r.tensor_bytes))}</dd>
                 <dt>{t(l, Key::FileElements)}</dt><dd>{l.integer(r.params)}</dd>
                 <dt>{t(l, Key::FileArch)}</dt><dd data-testid="file-arch">{arch}</dd>
             </dl>
