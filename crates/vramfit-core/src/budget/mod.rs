@@ -144,7 +144,7 @@ impl Footprint {
                 .or_insert_with(|| weights::per_gpu(arch, format, tp.max(1), &patterns));
         }
         let whole = |t: &crate::model::Tensor| format.tensor_bytes(t, arch);
-        let mut memo: Vec<((bool, u8), u64)> = Vec::new();
+        let mut memo: Vec<((u8, u8), u64)> = Vec::new();
         let mut layer_prefix = Vec::with_capacity(arch.layers as usize + 1);
         let mut running = 0u128;
         layer_prefix.push(running);
@@ -153,7 +153,7 @@ impl Footprint {
                 WeightFormat::Gguf(_) => crate::gguf::layer_class(i, arch.layers),
                 _ => 0,
             };
-            let key = (arch.is_moe_layer(i), class);
+            let key = (arch.layer_key(i), class);
             let bytes = match memo.iter().find(|(k, _)| *k == key) {
                 Some(&(_, b)) => b,
                 None => {
