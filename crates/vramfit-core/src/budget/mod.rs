@@ -36,6 +36,9 @@ pub enum ComponentId {
     LoraAdapters,
     /// Keys and values of every active token of every sequence.
     KvCache,
+    /// Hybrid models: the fixed-size state each recurrent (Mamba-2 / linear-attention) layer keeps
+    /// per sequence, in place of a KV cache.
+    RecurrentState,
     /// Peak transient working set of a forward pass (prefill chunk, logits, sampler).
     Activations,
     /// CUDA/ROCm context and kernel images, outside the framework allocator.
@@ -265,6 +268,10 @@ pub fn serving_components(inp: &BudgetInputs) -> Vec<Component> {
     components(&[
         (ComponentId::Weights, weights),
         (ComponentId::KvCache, kv_cache::bytes_per_gpu(inp, tp)),
+        (
+            ComponentId::RecurrentState,
+            kv_cache::state_bytes_per_gpu(inp, tp),
+        ),
         (ComponentId::Activations, activations::peak_per_gpu(inp, tp)),
         (ComponentId::CudaContext, inp.cuda_context_bytes),
         (
