@@ -12,6 +12,7 @@ mod gpus_unified;
 mod hub_ids;
 mod models;
 mod models_extra;
+mod models_hybrid;
 mod models_moe;
 mod models_moe_extra;
 
@@ -20,6 +21,7 @@ pub use gpus_unified::UNIFIED_MEMORY;
 pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
 pub use models::MODELS as DENSE_MODELS;
 pub use models_extra::MORE_DENSE_MODELS;
+pub use models_hybrid::HYBRID_MODELS;
 pub use models_moe::MOE_AND_VLM_MODELS;
 pub use models_moe_extra::MORE_MOE_MODELS;
 
@@ -159,13 +161,15 @@ impl Gpu {
 }
 
 /// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
-/// then the later additions of each (base checkpoints, distills, newer releases).
+/// then the later additions of each (base checkpoints, distills, newer releases), then the hybrid
+/// (Mamba-2 / linear-attention) models.
 pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
     DENSE_MODELS
         .iter()
         .chain(MOE_AND_VLM_MODELS.iter())
         .chain(MORE_DENSE_MODELS.iter())
         .chain(MORE_MOE_MODELS.iter())
+        .chain(HYBRID_MODELS.iter())
 }
 
 /// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
