@@ -8,6 +8,7 @@
 mod gpus;
 mod gpus_consumer;
 mod gpus_datacenter;
+mod gpus_hpu;
 mod gpus_unified;
 mod hub_ids;
 mod models;
@@ -17,6 +18,7 @@ mod models_moe;
 mod models_moe_extra;
 
 pub use gpus::GPUS;
+pub use gpus_hpu::HPUS;
 pub use gpus_unified::UNIFIED_MEMORY;
 pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
 pub use models::MODELS as DENSE_MODELS;
@@ -94,6 +96,9 @@ pub enum Interconnect {
     Xgmi(u32),
     /// PCIe only: tensor parallelism works but every all-reduce crosses PCIe.
     PcieOnly,
+    /// RoCE Ethernet ports on the accelerator itself (Intel Gaudi); value: GB/s per device,
+    /// bidirectional, all ports.
+    Ethernet(u32),
 }
 
 /// GPU generation, where it changes a runtime constant (cuBLAS workspace size).
@@ -120,6 +125,8 @@ pub enum GpuArch {
     Rdna,
     /// Intel Xe (Arc Alchemist / Battlemage).
     Xe,
+    /// Intel Gaudi (HPU).
+    Gaudi,
     /// Apple silicon GPU (M-series).
     AppleSilicon,
 }
@@ -188,9 +195,10 @@ pub fn model(id: &str) -> Option<&'static CatalogModel> {
 }
 
 /// Every catalog card and machine: the discrete cards ([`GPUS`], sorted by reported memory), then
-/// the unified-memory machines ([`UNIFIED_MEMORY`]).
+/// the unified-memory machines ([`UNIFIED_MEMORY`]), then the accelerators outside the CUDA /
+/// ROCm runtime model ([`HPUS`]).
 pub fn all_gpus() -> impl Iterator<Item = &'static Gpu> {
-    GPUS.iter().chain(UNIFIED_MEMORY.iter())
+    GPUS.iter().chain(UNIFIED_MEMORY.iter()).chain(HPUS.iter())
 }
 
 /// Looks a GPU (or unified-memory machine) up by id.
