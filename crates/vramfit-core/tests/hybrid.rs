@@ -247,3 +247,60 @@ fn dense_models_have_no_state() {
         assert_eq!(e.recurrent_state_bytes, None);
     }
 }
+
+/// vLLM V0 allocates the states of `pad_for_cudagraph(max_num_seqs)` requests in its profile run
+/// (`MambaCacheManager`): Nemotron-H-8B, `max_num_seqs` 100 → 104 captured, 104 × 51,806,208 B
+/// (24 layers × 2,158,592 B in bf16); with `--enforce-eager` exactly 100. The KV cache then holds
+/// the 4 attention layers' tokens only.
+#[test]
+fn vllm_v0_keeps_states_for_max_num_seqs() {
+    let v0 = r#"{"vllm":{"version":"v0","max_num_seqs":100}}"#;
+    let e = serve("nemotron-h-8b-base-8k", 8_192, 4, v0);
+    assert_eq!(component(&e, ComponentId::RecurrentState), 104 * 51_806_208);
+    let eager = r#"{"vllm":{"version":"v0","max_num_seqs":100,"enforce_eager":true}}"#;
+    let e2 = serve("nemotron-h-8b-base-8k", 8_192, 4, eager);
+    assert_eq!(
+        component(&e2, ComponentId::RecurrentState),
+        100 * 51_806_208
+    );
+    // 16-token blocks of 16,384 B a token (the attention layers).
+    let kv = component(&e, ComponentId::KvCache);
+    assert_eq!(e.kv_cache_tokens, Some(kv / (16 * 16_384) * 16));
+}
+
+/// The new engine settings are checked like the others.
+#[test]
+fn hybrid_engine_settings_are_validated() {
+    for engine in [
+        r#"{"vllm":{"mamba_ssm_cache_dtype":"fp8"}}"#,
+        r#"{"vllm":{"mamba_cache_dtype":"half"}}"#,
+        r#"{"sglang":{"mamba_full_memory_ratio":-1}}"#,
+        r#"{"sglang":{"max_mamba_cache_size":0}}"#,
+    ] {
+        let json = format!(
+            r#"{{"model":{{"catalog":"nemotron-h-8b-base-8k"}},
+            "workload":{{"inference":{{"context_tokens":4096,"sequences":1}}}},
+            "hardware":{{"gpu":"h100-sxm-80gb","count":1}},"engine":{engine}}}"#
+        );
+        let scenario: Scenario = serde_json::from_str(&json).expect("parses");
+        assert!(
+            matches!(
+                estimate(&scenario),
+                Err(vramfit_core::ScenarioError::InvalidFields { .. })
+            ),
+            "{engine}"
+        );
+    }
+    // float32 SSM state in vLLM: the SSM part of each state doubles.
+    let f32 = serve(
+        "nemotron-h-8b-base-8k",
+        8_192,
+        4,
+        r#"{"vllm":{"version":"v0","max_num_seqs":8,"mamba_ssm_cache_dtype":"float32"}}"#,
+    );
+    // 24 × (61,440 + 128 × 64 × 128 × 4 B) = 24 × 4,255,744 = 102,137,856 B a request.
+    assert_eq!(
+        component(&f32, ComponentId::RecurrentState),
+        8 * 102_137_856
+    );
+}
