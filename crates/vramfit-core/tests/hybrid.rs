@@ -76,6 +76,28 @@ fn nemotron_h_kv_and_state_match_the_config() {
     assert_eq!(component(&e, ComponentId::RecurrentState), 207_224_832);
 }
 
+/// Granite 4.0-H at 32,768 tokens × 4 sequences, bf16 (engine-neutral); attention in layers 5, 15,
+/// 25 and 35, Mamba-2 in the 36 others.
+/// H-Tiny: KV 4 × 2 × 4 KV heads × 128 × 2 B = 8,192 B a token; × 32,768 × 4 = 1,073,741,824 B.
+///     State (3,072 + 2 · 128) = 3,328 conv channels × 3 × 2 B = 19,968 B plus 48 heads × 64 × 128
+///     × 2 B = 786,432 B: 806,400 B; × 36 = 29,030,400 B a sequence; × 4 = 116,121,600 B.
+/// H-Small: KV 4 × 2 × 8 × 128 × 2 B = 16,384 B a token; × 32,768 × 4 = 2,147,483,648 B.
+///     State (8,192 + 256) × 3 × 2 B = 50,688 B plus 128 × 64 × 128 × 2 B = 2,097,152 B:
+///     2,147,840 B; × 36 = 77,322,240 B a sequence; × 4 = 309,288,960 B.
+#[test]
+fn granite_4_h_kv_and_state_match_the_config() {
+    let tiny = serve("granite-4.0-h-tiny", 32_768, 4, "null");
+    assert_eq!(tiny.kv_bytes_per_token, 8_192);
+    assert_eq!(component(&tiny, ComponentId::KvCache), 1_073_741_824);
+    assert_eq!(tiny.state_bytes_per_sequence, 29_030_400);
+    assert_eq!(component(&tiny, ComponentId::RecurrentState), 116_121_600);
+    let small = serve("granite-4.0-h-small", 32_768, 4, "null");
+    assert_eq!(small.kv_bytes_per_token, 16_384);
+    assert_eq!(component(&small, ComponentId::KvCache), 2_147_483_648);
+    assert_eq!(small.state_bytes_per_sequence, 77_322_240);
+    assert_eq!(component(&small, ComponentId::RecurrentState), 309_288_960);
+}
+
 /// Context grows the KV cache of the attention layers only: doubling it adds exactly
 /// `sequences × Δtokens × attention-layer bytes per token`, and the recurrent state stays put,
 /// under every engine that keeps a growing cache.
@@ -85,6 +107,7 @@ fn memory_grows_with_context_only_through_attention_layers() {
         "qwen3-next-80b-a3b-instruct",
         "falcon-h1-7b-instruct",
         "nemotron-h-8b-base-8k",
+        "granite-4.0-h-tiny",
     ] {
         for engine in ["null", r#"{"llama_cpp":{}}"#, r#"{"transformers":{}}"#] {
             let short = serve(id, 8_192, 2, engine);

@@ -145,6 +145,80 @@ const NEMOTRON_H_8B: ModelArch = with_hybrid(
     },
 );
 
+/// Granite 4.0-H's layer layout (`layer_types`): attention at layers 5, 15, 25 and 35 of 40, Mamba-2
+/// elsewhere.
+const GRANITE_4_H_ATTENTION: LayerSet = LayerSet::EMPTY.with(5).with(15).with(25).with(35);
+
+/// A Granite 4.0-H model: 40 layers of width `hidden`, the layout above, MoE in every layer
+/// (`num_local_experts` experts of `intermediate_size`, a shared MLP of `shared_intermediate_size`),
+/// Mamba-2 of `mamba_expand` 2 (`heads` × 64), `mamba_d_state` 128, one group, a 4-wide convolution
+/// with bias, no projection bias; attention heads of 128, tied embeddings, 100,352 tokens,
+/// 131,072 positions.
+#[allow(clippy::too_many_arguments)]
+const fn granite_4_h(
+    hidden: u32,
+    heads: u32,
+    kv_heads: u32,
+    experts: u32,
+    active: u32,
+    expert_intermediate: u32,
+    shared_intermediate: u32,
+    mamba_heads: u32,
+) -> ModelArch {
+    with_hybrid(
+        ModelArch::dense(
+            Family::GraniteMoeHybrid,
+            40,
+            hidden,
+            heads,
+            kv_heads,
+            128,
+            expert_intermediate,
+            100352,
+            true,
+            131072,
+        ),
+        Some(Moe {
+            experts,
+            active,
+            expert_intermediate,
+            shared_intermediate,
+            first_dense_layers: 0,
+            moe_every: 1,
+            router_bias: false,
+            expert_bias: false,
+        }),
+        Hybrid {
+            mixer: Recurrent {
+                kind: RecurrentKind::Mamba2,
+                heads: mamba_heads,
+                head_dim: 64,
+                state: 128,
+                groups: 1,
+                conv_kernel: 4,
+                conv_bias: true,
+                proj_bias: false,
+                norm: true,
+                ssm_f32: false,
+            },
+            recurrent_layers: LayerSet::first(40).without(GRANITE_4_H_ATTENTION),
+            attention_layers: GRANITE_4_H_ATTENTION,
+            mlp_layers: LayerSet::first(40),
+        },
+    )
+}
+
+/// Granite 4.0-H-Tiny (`ibm-granite/granite-4.0-h-tiny` `config.json`): width 1536, 12 query heads,
+/// 4 KV heads, 64 experts of 512 (6 active), shared MLP 1024, 48 Mamba-2 heads.
+const GRANITE_4_H_TINY: ModelArch = granite_4_h(1536, 12, 4, 64, 6, 512, 1024, 48);
+
+/// Granite 4.0-H-Small (`ibm-granite/granite-4.0-h-small` `config.json`): width 4096, 32 query
+/// heads, 8 KV heads, 72 experts of 768 (10 active), shared MLP 1536, `mamba_expand` 2 (8192
+/// channels). Its Mamba-2 head split (128 × 64), group count and attention positions were not seen
+/// and are taken from H-Tiny; the split does not change the weights or the state, one group more
+/// would add 256 channels.
+const GRANITE_4_H_SMALL: ModelArch = granite_4_h(4096, 32, 8, 72, 10, 768, 1536, 128);
+
 /// Hybrid models, ordered by family (as in [`Family::ALL`]), then size. Ids are stable: never
 /// rename one.
 pub static HYBRID_MODELS: &[CatalogModel] = &[
@@ -191,5 +265,26 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         source: "HF model page: 8.1B params (rounded; not re-read in this change's sources); \
                  card: 8B, 24 Mamba-2, 24 MLP and 4 attention layers",
         arch: NEMOTRON_H_8B,
+    },
+    // ----- Granite 4.0-H -----
+    CatalogModel {
+        id: "granite-4.0-h-tiny",
+        name: "Granite 4.0 H-Tiny",
+        hf_repo: "ibm-granite/granite-4.0-h-tiny",
+        hf_aliases: &[],
+        published_params: 6_940_000_000,
+        source: "HF model page: 6.94B params (rounded; not re-read in this change's sources); \
+                 card: 7B total, 1B active",
+        arch: GRANITE_4_H_TINY,
+    },
+    CatalogModel {
+        id: "granite-4.0-h-small",
+        name: "Granite 4.0 H-Small",
+        hf_repo: "ibm-granite/granite-4.0-h-small",
+        hf_aliases: &[],
+        published_params: 32_200_000_000,
+        source: "HF model page: 32.2B params (rounded; not re-read in this change's sources); \
+                 card: 32B total, 9B active",
+        arch: GRANITE_4_H_SMALL,
     },
 ];
