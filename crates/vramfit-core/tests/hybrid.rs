@@ -8,6 +8,7 @@ use vramfit_core::budget::ComponentId;
 use vramfit_core::catalog::{self, GpuArch};
 use vramfit_core::engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
 use vramfit_core::engine::vllm::HybridPages;
+use vramfit_core::plan::VerdictReason;
 use vramfit_core::{estimate, Estimate, Scenario};
 
 const GIB: u64 = 1 << 30;
@@ -326,4 +327,42 @@ fn hybrid_engine_settings_are_validated() {
         component(&f32, ComponentId::RecurrentState),
         8 * 102_137_856
     );
+}
+
+/// A layout without attention (a pasted Nemotron-H pattern of Mamba-2 and MLP blocks only) keeps
+/// no KV cache and still estimates under every engine.
+#[test]
+fn attention_free_layouts_estimate() {
+    for engine in [
+        "null",
+        r#"{"vllm":{}}"#,
+        r#"{"vllm":{"version":"v0"}}"#,
+        r#"{"sglang":{}}"#,
+        r#"{"llama_cpp":{}}"#,
+        r#"{"transformers":{}}"#,
+    ] {
+        let json = format!(
+            r#"{{"model":{{"hf_config":{{"model_type":"nemotron_h","hidden_size":256,
+            "num_hidden_layers":4,"num_attention_heads":4,"num_key_value_heads":2,
+            "intermediate_size":512,"vocab_size":1000,"mamba_num_heads":8,
+            "mamba_head_dim":32,"hybrid_override_pattern":"M-M-"}}}},
+            "workload":{{"inference":{{"context_tokens":4096,"sequences":2}}}},
+            "hardware":{{"gpu":"rtx-4090","count":1}},"engine":{engine}}}"#
+        );
+        let scenario: Scenario = serde_json::from_str(&json).expect("parses");
+        let e = estimate(&scenario).expect("estimates");
+        assert_eq!(e.kv_bytes_per_token, 0, "{engine}");
+        assert!(e.state_bytes_per_sequence > 0, "{engine}");
+        assert!(component(&e, ComponentId::RecurrentState) > 0, "{engine}");
+        // Starts, and serves both sequences (vLLM's default 0.9 claim may still eat headroom).
+        assert!(
+            !matches!(
+                e.reason,
+                VerdictReason::EngineWillNotStart { .. }
+                    | VerdictReason::ConcurrencyBelowSequences { .. }
+            ),
+            "{engine}: {:?}",
+            e.reason
+        );
+    }
 }

@@ -557,7 +557,11 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     };
     let failure = if budget <= used_before_kv {
         Some(StartFailure::NoRoomForKvCache)
-    } else if kv_tokens < max_len || (pages.is_some() && max_concurrency < 1.0) {
+    } else if match pages {
+        // `_check_enough_kv_cache_memory` over the groups: one request's blocks must fit.
+        Some(_) => max_concurrency < 1.0,
+        None => kv_tokens < max_len,
+    } {
         Some(StartFailure::MaxModelLenTooLong {
             kv_tokens,
             max_model_len: max_len,
