@@ -13,7 +13,7 @@ use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
-use vramfit_core::catalog::{self, GPUS};
+use vramfit_core::catalog;
 use vramfit_core::format::WeightFormat;
 use vramfit_core::precision::Precision;
 use vramfit_core::scenario::WorkloadKind;
@@ -170,7 +170,7 @@ pub fn Inputs(
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
                     inner_html=move || options_html(
                         std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                            .chain(GPUS.iter().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
                             .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
                         &form.gpu.get(),
                     )>

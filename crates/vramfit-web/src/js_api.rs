@@ -17,7 +17,7 @@
 use js_sys::{Object, Reflect, JSON};
 use serde::Serialize;
 use serde_json::{json, Value};
-use vramfit_core::catalog::{self, GPUS};
+use vramfit_core::catalog;
 use vramfit_core::diffusion::pipelines::PIPELINES;
 use vramfit_core::{estimate, Estimate, Scenario};
 use wasm_bindgen::prelude::*;
@@ -41,7 +41,7 @@ pub fn catalog_json() -> Value {
         .collect();
     json!({
         "models": catalog::models().collect::<Vec<_>>(),
-        "gpus": GPUS,
+        "gpus": catalog::all_gpus().collect::<Vec<_>>(),
         "pipelines": pipelines,
     })
 }
