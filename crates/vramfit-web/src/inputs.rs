@@ -5,7 +5,7 @@ use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
 use crate::field::{Input, Problem};
 use crate::file_drop::FileDrop;
-use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
+use crate::form::{ExactWeights, Form, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::gen_inputs::GenInputs;
 use crate::numbers::params;
 use crate::reader::HeaderSummary;
@@ -198,6 +198,11 @@ fn use_header(form: Form, r: &HeaderSummary) {
     form.config.set(config.clone());
     if let Some(weights) = &r.weights {
         form.weights.set(weights.clone());
+        form.exact_weights.set(Some(ExactWeights {
+            config: config.clone(),
+            weights: weights.clone(),
+            bytes: r.tensor_bytes,
+        }));
     }
 }
 
