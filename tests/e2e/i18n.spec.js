@@ -64,3 +64,28 @@ test('measure it: scripts for the scenario and pasted vLLM log lines beside the 
   await expect(page.getByTestId('checklist')).toContainText('8,192 tokens');
   await expect(page.getByTestId('faq')).toBeVisible();
 });
+
+test('no select cuts its choice in Polish, Slovenian or German, on a desktop or a phone', async ({ page }) => {
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const lang of ['pl', 'sl', 'de']) {
+      await page.goto(`./?lang=${lang}&engine={"vllm":{}}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      for (const workload of ['serve', 'train', 'image', 'video', 'custom']) {
+        await page.getByTestId(`workload-${workload}`).check();
+        const cut = await page.evaluate(() => {
+          const ctx = document.createElement('canvas').getContext('2d');
+          return [...document.querySelectorAll('select')].filter((s) => s.offsetParent !== null).flatMap((s) => {
+            const st = getComputedStyle(s);
+            ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+            const text = s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : '';
+            // The room left by the padding and the drop-down arrow (≈ 20 px).
+            const room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 20;
+            return ctx.measureText(text).width > room ? [`${s.id || s.dataset.testid}: ${text}`] : [];
+          });
+        });
+        expect(cut, `${lang}, ${workload}, ${width} px`).toEqual([]);
+      }
+    }
+  }
+});

@@ -138,7 +138,7 @@ test('every budget component has its own colour in the bar and legend', async ({
   // A hybrid model on vLLM shows the most serving components (recurrent state included).
   await page.goto('./?lang=en&model=granite-4.0-h-small&weights=bf16&ctx=131072&seqs=8&gpu=h100-sxm-80gb&engine={"vllm":{}}');
   await expect(page.getByTestId('row-recurrentstate')).toBeVisible();
-  const dots = await page.locator('.dot').evaluateAll((els) => els.map((e) => [e.className, getComputedStyle(e).backgroundColor]));
+  const dots = await page.locator('.dot[class*="seg-"]').evaluateAll((els) => els.map((e) => [e.className, getComputedStyle(e).backgroundColor]));
   expect(dots.length).toBeGreaterThan(5);
   for (const [cls, bg] of dots) expect(bg, cls).not.toBe('rgba(0, 0, 0, 0)');
 });

@@ -35,19 +35,19 @@ pub fn CustomInputs(
                     };
                     view! {
                         <div class="item" data-testid=format!("item-{i}")>
-                            <input type="text" aria-label=t(l, Key::ItemName) placeholder=t(l, Key::ItemName)
+                            <input type="text" class="item-name" aria-label=t(l, Key::ItemName) placeholder=t(l, Key::ItemName)
                                 prop:value=move || row.name.get() on:input=move |ev| row.name.set(event_target_value(&ev)) />
-                            <select aria-label=t(l, Key::ItemKind) on:change=move |ev| row.kind.set(event_target_value(&ev))>
+                            <select class="item-kind" aria-label=t(l, Key::ItemKind) on:change=move |ev| row.kind.set(event_target_value(&ev))>
                                 {kinds.into_iter().map(|(v, k)| view! {
                                     <option value=v selected=move || row.kind.get() == v>{t(l, k)}</option>
                                 }).collect_view()}
                             </select>
-                            <input type="text" inputmode="decimal" aria-label=t(l, Key::ItemSize) data-testid=format!("item-size-{i}")
+                            <input type="text" class="item-size" inputmode="decimal" aria-label=t(l, Key::ItemSize) data-testid=format!("item-size-{i}")
                                 prop:value=move || row.size.get() on:input=move |ev| row.size.set(event_target_value(&ev)) />
-                            <span aria-hidden="true">"×"</span>
-                            <input type="text" inputmode="numeric" aria-label=t(l, Key::ItemCount)
+                            <span class="item-x" aria-hidden="true">"×"</span>
+                            <input type="text" class="item-count" inputmode="numeric" aria-label=t(l, Key::ItemCount)
                                 prop:value=move || row.count.get() on:input=move |ev| row.count.set(event_target_value(&ev)) />
-                            <button type="button" on:click=move |_| form.remove(row.key)>{t(l, Key::RemoveItem)}</button>
+                            <button type="button" class="item-remove" on:click=move |_| form.remove(row.key)>{t(l, Key::RemoveItem)}</button>
                             <p class="err" role="alert" data-testid=format!("err-item-{i}")>{err}</p>
                         </div>
                     }

@@ -170,7 +170,7 @@ pub fn Inputs(
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
                     inner_html=move || options_html(
                         std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::text::card_option(g))))
                             .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
                         &form.gpu.get(),
                     )>

@@ -373,6 +373,17 @@ pub fn engine_hint(l: Locale, id: &str) -> &'static str {
     )
 }
 
+/// A card in the card list: its name, and its memory when the name does not already say it
+/// ("NVIDIA GeForce RTX 4090 24GB", not "… 24GB — 24 GB", which a narrow select cuts).
+pub fn card_option(g: &vramfit_core::catalog::Gpu) -> String {
+    let gb = format!("{}GB", g.marketed_gb);
+    if g.name.replace(' ', "").contains(&gb) {
+        g.name.to_string()
+    } else {
+        format!("{} — {} GB", g.name, g.marketed_gb)
+    }
+}
+
 /// Picker label of a weight format.
 pub fn format_label(l: Locale, fm: WeightFormat) -> String {
     match fm {
