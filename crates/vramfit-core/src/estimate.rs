@@ -13,10 +13,10 @@ use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::import::hf_config::{self, ConfigError};
 use crate::inverse::{context_curve, limits, CurveAxis, CurvePoint, Limits};
+use crate::kv_format::KvCacheFormat;
 use crate::limits::{Field, RangeError, DEFAULT_PREFILL_CHUNK_TOKENS};
 use crate::model::ModelArch;
 use crate::plan::{multi_gpu_split, Plan, Split, Verdict, VerdictReason};
-use crate::precision::Precision;
 use crate::recommend::{recommend, Recommendation};
 use crate::rules::{rules_of_thumb, RulesOfThumb};
 use crate::scenario::{ModelSource, Scenario, Workload};
@@ -71,7 +71,7 @@ pub struct Estimate {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelSummary>,
     /// KV cache format used.
-    pub kv_cache_format: Precision,
+    pub kv_cache_format: KvCacheFormat,
     /// Tokens per request (the context `max_concurrency` refers to).
     pub context_tokens: u64,
     /// Whole-deployment components (per-GPU figures × cards).
@@ -152,7 +152,7 @@ pub struct Prepared {
     /// Weights per tensor-parallel size.
     pub footprint: Footprint,
     /// KV cache format.
-    pub kv_format: Precision,
+    pub kv_format: KvCacheFormat,
 }
 
 /// Validates a scenario and resolves its model.
@@ -176,9 +176,9 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
         tps.push(u64::from(tp));
     }
     let kv_format = scenario.kv_cache.unwrap_or(match scenario.weights {
-        WeightFormat::Fp32 => Precision::Fp32,
-        WeightFormat::Fp16 => Precision::Fp16,
-        _ => Precision::Bf16,
+        WeightFormat::Fp32 => KvCacheFormat::Fp32,
+        WeightFormat::Fp16 => KvCacheFormat::Fp16,
+        _ => KvCacheFormat::Bf16,
     });
     Ok(Prepared {
         footprint: Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules),

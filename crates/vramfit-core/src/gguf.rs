@@ -133,7 +133,11 @@ impl GgmlType {
 }
 
 table_enum! {
-    /// A quantisation preset as `llama-quantize` names it (the file-name suffix users see).
+    /// A quantisation preset as `llama-quantize` names it (`Q4_K_M`, the file-name suffix users
+    /// see): the rule that picks a [`GgmlType`] for each tensor of a model.
+    ///
+    /// It is not a storage format by itself but the payload of `WeightFormat::Gguf`, which costs
+    /// it tensor by tensor; `PipelinePartFormat`'s GGUF entries are flat rates of one type instead.
     /// Row: `(name, base type from llama_ftype_get_default_type)`.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]

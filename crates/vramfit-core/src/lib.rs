@@ -14,7 +14,7 @@
 //! Map of the crate:
 //! - [`scenario`] — the input type (serde, versioned) and its validation;
 //! - [`model`] — architectures and exact parameter counts; [`format`] — weight formats with their
-//!   real storage ([`gguf`] — llama.cpp's quantisation types); [`precision`] — KV cache formats;
+//!   real storage ([`gguf`] — llama.cpp's quantisation types); [`kv_format`] — KV cache formats;
 //! - [`engine`] — vLLM, SGLang, llama.cpp and Transformers allocation policies;
 //! - [`training`] — training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding);
 //! - [`diffusion`] — image and video generation pipelines; [`custom`] — a workload item by item;
@@ -44,12 +44,12 @@ pub mod gguf;
 pub mod header;
 pub mod import;
 pub mod inverse;
+pub mod kv_format;
 pub mod limits;
 pub mod measure;
 pub mod model;
 pub mod num;
 pub mod plan;
-pub mod precision;
 pub mod query;
 pub mod recommend;
 pub mod rules;

@@ -23,7 +23,7 @@
 
 use crate::catalog;
 use crate::format::WeightFormat;
-use crate::precision::Precision;
+use crate::kv_format::KvCacheFormat;
 use crate::scenario::{ModelSource, Scenario, Workload, DEFAULT_PREFILL_CHUNK_TOKENS};
 use serde::Serialize;
 
@@ -272,7 +272,7 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             }
             Err(_) => false,
         },
-        "kv" => set(&mut s.kv_cache, Precision::from_id(value).map(Some)),
+        "kv" => set(&mut s.kv_cache, KvCacheFormat::from_id(value).map(Some)),
         "ctx" | "seqs" | "chunk" => match (&mut s.workload, whole(value)) {
             (Workload::Inference(inf), Some(n)) => {
                 match key {
@@ -330,7 +330,7 @@ mod tests {
         let mut s = Scenario::example();
         s.hardware.gpu = Some("rtx-4090".into());
         s.hardware.count = 2;
-        s.kv_cache = Some(Precision::Fp8);
+        s.kv_cache = Some(KvCacheFormat::Fp8);
         let pairs = to_pairs(&s);
         let (back, notes) = from_pairs(&pairs);
         assert!(notes.is_empty());

@@ -18,7 +18,7 @@ use crate::diffusion::Generation;
 use crate::engine::Engine;
 pub use crate::engine::Inference;
 use crate::format::WeightFormat;
-use crate::precision::Precision;
+use crate::kv_format::KvCacheFormat;
 use crate::training::Train;
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +48,7 @@ pub struct Scenario {
     pub unquantized_modules: Vec<String>,
     /// Storage format of the KV cache; `None` = the compute precision of the weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kv_cache: Option<Precision>,
+    pub kv_cache: Option<KvCacheFormat>,
     /// What runs.
     pub workload: Workload,
     /// On what.

@@ -14,7 +14,7 @@ const LAYERS: &[(&str, u32)] = &[
     // Model, quantisation types and formats, catalogs, the config.json reader.
     ("gguf", 1),
     ("model", 1),
-    ("precision", 1),
+    ("kv_format", 1),
     ("format", 2),
     ("catalog", 3),
     ("import", 3),

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use vramfit_core::catalog;
 use vramfit_core::diffusion::pipelines::PIPELINES;
 use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
+use vramfit_core::kv_format::KvCacheFormat;
 use vramfit_core::query::{from_pairs, to_pairs};
 use vramfit_core::Scenario;
 
@@ -118,8 +118,8 @@ prop_compose! {
         let mut s = json!({"model": model, "weights": formats[weights % formats.len()].id(),
             "unquantized_modules": unquantized, "workload": workload,
             "headroom_percent": headroom});
-        if kv < Precision::ALL.len() {
-            s["kv_cache"] = json!(Precision::ALL[kv].id());
+        if kv < KvCacheFormat::ALL.len() {
+            s["kv_cache"] = json!(KvCacheFormat::ALL[kv].id());
         }
         let gpus: Vec<_> = catalog::all_gpus().collect();
         s["hardware"] = match hw {

@@ -21,7 +21,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
+use vramfit_core::kv_format::KvCacheFormat;
 use vramfit_core::query;
 use vramfit_core::scenario::WorkloadKind;
 use vramfit_core::{estimate, Estimate, Scenario};
@@ -166,7 +166,7 @@ fn EmbedInputs(
         }
         "kv" => {
             let options = std::iter::once((String::new(), t(l, Key::KvAsCompute).to_string()))
-                .chain(Precision::ALL.into_iter().map(|p| (p.id().to_string(), p.id().to_string())))
+                .chain(KvCacheFormat::ALL.into_iter().map(|p| (p.id().to_string(), p.id().to_string())))
                 .collect();
             view! { <SelectField id="kv" label=t(l, Key::KvCacheLabel) options value=form.kv shown=serving /> }
                 .into_any()

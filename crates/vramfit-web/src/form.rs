@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use vramfit_core::estimate::{resolve_model, ScenarioError};
 use vramfit_core::format::WeightFormat;
 use vramfit_core::import::hf_config::ConfigError;
-use vramfit_core::precision::Precision;
+use vramfit_core::kv_format::KvCacheFormat;
 use vramfit_core::scenario::{
     Field, Hardware, Inference, ModelSource, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
     SCENARIO_VERSION,
@@ -205,7 +205,7 @@ impl Form {
             model: Some(model),
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             unquantized_modules,
-            kv_cache: Precision::from_id(&self.kv.get()),
+            kv_cache: KvCacheFormat::from_id(&self.kv.get()),
             workload,
             hardware: Hardware {
                 gpu: (gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM).then_some(gpu),

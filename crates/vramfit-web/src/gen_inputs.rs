@@ -8,7 +8,7 @@ use crate::widgets::{field_error, NumberField};
 use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
 use vramfit_core::diffusion::pipelines::PIPELINES;
-use vramfit_core::diffusion::PartFormat;
+use vramfit_core::diffusion::PipelinePartFormat;
 use vramfit_i18n::{Key, Locale};
 
 /// The generation knobs.
@@ -43,7 +43,11 @@ pub fn GenInputs(
     };
     let formats = move || {
         let mut v = vec![("", t(l, Key::AsCheckpoint))];
-        v.extend(PartFormat::ALL.into_iter().map(|f| (f.id(), f.id())));
+        v.extend(
+            PipelinePartFormat::ALL
+                .into_iter()
+                .map(|f| (f.id(), f.id())),
+        );
         v
     };
     view! {

@@ -13,7 +13,7 @@ use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
+use vramfit_core::kv_format::KvCacheFormat;
 use vramfit_core::scenario::WorkloadKind;
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale, PluralKey};
@@ -131,7 +131,7 @@ pub fn Inputs(
                         <select id="kv" data-testid="kv"
                             on:change=move |ev| form.kv.set(event_target_value(&ev))>
                             <option value="" selected=move || form.kv.get().is_empty()>{t(l, Key::KvAsCompute)}</option>
-                            {Precision::ALL.into_iter().map(|p| view! {
+                            {KvCacheFormat::ALL.into_iter().map(|p| view! {
                                 <option value=p.id() selected=move || form.kv.get() == p.id()>{p.id()}</option>
                             }).collect_view()}
                         </select>
