@@ -7,12 +7,10 @@
 //! one. Cases whose miss comes from a mechanism the model does not have are printed and kept out of
 //! the assertion with the reason (at most two).
 
-use vramfit_core::budget::ComponentId;
 use vramfit_core::bytes::GIB;
-use vramfit_core::diffusion::{
-    generation_budget, Attention, Generation, Offload, PipelinePartFormat,
+use vramfit_core::{
+    generation_budget, Attention, Card, ComponentId, Generation, Offload, PipelinePartFormat,
 };
-use vramfit_core::plan::Card;
 
 /// What a published figure counts.
 #[derive(Clone, Copy)]

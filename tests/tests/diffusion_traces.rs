@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use vramfit_core::diffusion::{
+use vramfit_core::{
     part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet, PipelinePartFormat,
 };
 use vramfit_tests::repo_root;

@@ -37,7 +37,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///
 /// Unlike [`KvCacheFormat`](crate::kv_format::KvCacheFormat) (one width per KV cache element) and
 /// `PipelinePartFormat` (one flat rate per diffusion part), it is a layout; a
-/// [`GgufPreset`] is one of its kinds (`Gguf`), not a format of its own.
+/// `GgufPreset` is one of its kinds (`Gguf`), not a format of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WeightFormat {
     /// float32.
@@ -115,7 +115,7 @@ pub const COMMON: [WeightFormat; 16] = [
 ];
 
 impl WeightFormat {
-    /// Every format a picker offers: [`COMMON`] then the GGUF presets.
+    /// Every format a picker offers: `COMMON` then the GGUF presets.
     pub fn all() -> Vec<WeightFormat> {
         COMMON
             .into_iter()

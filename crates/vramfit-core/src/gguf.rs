@@ -212,8 +212,6 @@ pub enum GgufTensor {
     AttnV,
     /// `attn_output.weight`.
     AttnOutput,
-    /// `attn_qkv.weight` (fused; llama.cpp treats it like attn_v).
-    AttnQkv,
     /// `attn_kv_a_mqa.weight` (MLA down-projection).
     AttnKvA,
     /// `attn_kv_b.weight` (MLA up-projection; treated like attn_v).
@@ -318,7 +316,7 @@ fn preset_rule(p: GgufPreset, tensor: GgufTensor, ctx: &GgufContext, imatrix: bo
     match tensor {
         T::Output if !ctx.row_len.is_multiple_of(base.block_elems()) || base == G::Q8_0 => G::Q8_0,
         T::Output => G::Q6K,
-        T::AttnV | T::AttnQkv | T::AttnKvB => {
+        T::AttnV | T::AttnKvB => {
             let mut t = match p {
                 P::Q2K if ctx.n_gqa >= 4 => G::Q4K,
                 P::Q2K => G::Q3K,
@@ -607,7 +605,6 @@ mod tests {
             T::AttnK,
             T::AttnV,
             T::AttnOutput,
-            T::AttnQkv,
             T::AttnKvA,
             T::AttnKvB,
             T::AttnQA,

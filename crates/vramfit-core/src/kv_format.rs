@@ -70,16 +70,6 @@ impl KvCacheFormat {
     pub fn from_id(s: &str) -> Option<KvCacheFormat> {
         KvCacheFormat::ALL.into_iter().find(|p| p.id() == s)
     }
-
-    /// The format activations are computed in when weights are stored in `self`: weight-only
-    /// quantised formats dequantise to 16-bit for the matmuls; fp32 models run in fp32.
-    pub fn compute(self) -> KvCacheFormat {
-        match self {
-            KvCacheFormat::Fp32 => KvCacheFormat::Fp32,
-            KvCacheFormat::Fp16 => KvCacheFormat::Fp16,
-            _ => KvCacheFormat::Bf16,
-        }
-    }
 }
 
 #[cfg(test)]

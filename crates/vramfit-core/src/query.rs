@@ -24,7 +24,8 @@
 use crate::catalog;
 use crate::format::WeightFormat;
 use crate::kv_format::KvCacheFormat;
-use crate::scenario::{ModelSource, Scenario, Workload, DEFAULT_PREFILL_CHUNK_TOKENS};
+use crate::limits::DEFAULT_PREFILL_CHUNK_TOKENS;
+use crate::scenario::{ModelSource, Scenario, Workload};
 use serde::Serialize;
 
 /// A parameter that was present but unusable, and fell back to its default.
@@ -142,12 +143,12 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
 /// Resets each field `errors` names to its default, with a note naming the parameter.
 fn fall_back(
     s: &mut Scenario,
-    errors: &[(crate::scenario::Field, crate::scenario::RangeError)],
+    errors: &[(crate::limits::Field, crate::limits::RangeError)],
     notes: &mut Vec<QueryNote>,
 ) {
     let fallback = Scenario::example();
     for &(field, _) in errors {
-        use crate::scenario::Field;
+        use crate::limits::Field;
         let (param, value) = match field {
             Field::ContextTokens | Field::Sequences | Field::PrefillChunkTokens => {
                 let (Workload::Inference(inf), Workload::Inference(def)) =

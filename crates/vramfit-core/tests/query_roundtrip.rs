@@ -4,12 +4,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use vramfit_core::catalog;
-use vramfit_core::diffusion::pipelines::PIPELINES;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::kv_format::KvCacheFormat;
 use vramfit_core::query::{from_pairs, to_pairs};
-use vramfit_core::Scenario;
+use vramfit_core::{catalog, KvCacheFormat, Scenario, WeightFormat, PIPELINES};
 
 /// A Hugging Face config.json the reader accepts.
 fn config(i: usize) -> Value {
@@ -181,7 +177,7 @@ fn a_fallen_back_count_revalidates_the_training_run() {
     }
     // The link of a scenario without a model keeps it without one.
     let mut s = Scenario::example();
-    s.workload = vramfit_core::scenario::Workload::Custom(Default::default());
+    s.workload = vramfit_core::Workload::Custom(Default::default());
     s.model = None;
     let (back, notes) = from_pairs(&to_pairs(&s));
     assert!(notes.is_empty());

@@ -3,10 +3,7 @@
 //! fixes agree with each other.
 
 use proptest::prelude::*;
-use vramfit_core::catalog;
-use vramfit_core::plan::{Plan, Verdict, VerdictReason};
-use vramfit_core::warning::Warning;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{catalog, estimate, Estimate, Plan, Scenario, Verdict, VerdictReason, Warning};
 
 const ENGINES: [&str; 5] = [
     "null",

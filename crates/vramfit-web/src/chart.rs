@@ -7,8 +7,7 @@ use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
-use vramfit_core::inverse::CurveAxis;
-use vramfit_core::inverse::CurvePoint;
+use vramfit_core::{CurveAxis, CurvePoint};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 const W: f64 = 640.0;

@@ -20,11 +20,9 @@ use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
 use vramfit_core::catalog::{self, GPUS};
-use vramfit_core::format::WeightFormat;
-use vramfit_core::kv_format::KvCacheFormat;
-use vramfit_core::query;
-use vramfit_core::scenario::WorkloadKind;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{
+    estimate, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind,
+};
 use vramfit_i18n::{Key, Locale};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

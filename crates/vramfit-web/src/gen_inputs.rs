@@ -7,8 +7,7 @@ use crate::text::t;
 use crate::widgets::{field_error, NumberField};
 use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
-use vramfit_core::diffusion::pipelines::PIPELINES;
-use vramfit_core::diffusion::PipelinePartFormat;
+use vramfit_core::{PipelinePartFormat, PIPELINES};
 use vramfit_i18n::{Key, Locale};
 
 /// The generation knobs.

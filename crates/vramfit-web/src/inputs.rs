@@ -12,10 +12,7 @@ use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
 use vramfit_core::catalog::{self, GPUS};
-use vramfit_core::format::WeightFormat;
-use vramfit_core::kv_format::KvCacheFormat;
-use vramfit_core::scenario::WorkloadKind;
-use vramfit_core::Estimate;
+use vramfit_core::{Estimate, KvCacheFormat, WeightFormat, WorkloadKind};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.

@@ -7,10 +7,7 @@ use crate::fixes_view::Fixes;
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::inverse::CurveAxis;
-use vramfit_core::plan::{Plan, Verdict};
-use vramfit_core::warning::Warning;
-use vramfit_core::Estimate;
+use vramfit_core::{CurveAxis, Estimate, Plan, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
