@@ -7,7 +7,11 @@
  * - The page (this folder or its index.html, whatever the query): network first;
  *   a response whose digest has no complete cache yet is cached with its assets, then the older
  *   caches are deleted. With the network down, the newest complete copy is served.
- * - Everything else in scope: from a cache (hashed names never change meaning), else the network.
+ * - Files with a content hash in their name: from a cache (they never change meaning), else the
+ *   network.
+ * - Other files in scope (the reader worker's files and the languages, which the page asks for
+ *   later rather than naming them in index.html, and are cached with it, see ON_DEMAND): network
+ *   first; offline, the newest complete copy's file (a language's `?v=<hash>` query ignored).
  * Old JS never meets new wasm: each index.html asks for its own hashed file names.
  */
 'use strict';
@@ -22,11 +26,22 @@ async function digest(text) {
   return Array.from(new Uint8Array(buf).slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Every './…' file index.html references (stylesheet, icon, JS, wasm, manifest). */
+/** Files the page fetches on demand: the header reader (a web worker started on the first
+ * dropped file) and the six languages other than English. */
+const ON_DEMAND = ['./vramfit-reader_loader.js', './vramfit-reader.js', './vramfit-reader_bg.wasm']
+  .concat(['de', 'es', 'fr', 'it', 'pl', 'sl'].map((tag) => `./lang/${tag}.json`));
+
+/** Every './…' file index.html references (stylesheet, icon, JS, wasm, manifest), and ON_DEMAND. */
 function assets(html) {
   const out = new Set();
   for (const m of html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)) out.add(new URL(m[1], SCOPE).href);
+  for (const rel of ON_DEMAND) out.add(new URL(rel, SCOPE).href);
   return [...out];
+}
+
+/** A Trunk content hash in the file name (`name-0123456789abcdef.ext`). */
+function hashed(url) {
+  return /-[0-9a-f]{16}(_bg)?\.[a-z]+$/.test(url.pathname);
 }
 
 /** Caches the version `html` describes (unless already complete) and deletes the others. */
@@ -45,11 +60,16 @@ async function store(response) {
   }
 }
 
-async function newestPage() {
+/** The newest complete copy's response for `req` (the page itself for PAGE). */
+async function newest(req, options) {
   const meta = await caches.open(CURRENT);
   const pointer = await meta.match(POINTER);
   if (!pointer) return undefined;
-  return (await caches.open(await pointer.text())).match(PAGE);
+  return (await caches.open(await pointer.text())).match(req, options);
+}
+
+async function newestPage() {
+  return newest(PAGE);
 }
 
 function isPage(url) {
@@ -88,5 +108,17 @@ self.addEventListener('fetch', (event) => {
     })());
     return;
   }
-  event.respondWith((async () => (await caches.match(req)) || fetch(req))());
+  if (hashed(url)) {
+    event.respondWith((async () => (await caches.match(req)) || fetch(req))());
+    return;
+  }
+  event.respondWith((async () => {
+    try {
+      return await fetch(req);
+    } catch (err) {
+      const copy = await newest(req, { ignoreSearch: true });
+      if (copy) return copy;
+      throw err;
+    }
+  })());
 });

@@ -61,6 +61,9 @@ test('after one visit the app works with the server gone, then updates whole on 
     const v1 = await cachedFiles(page);
     expect(v1.some((f) => f.endsWith('_bg.wasm'))).toBe(true);
     expect(v1.some((f) => /^style-.*\.css$/.test(f))).toBe(true);
+    // What the page fetches on demand is in the same copy: the languages and the file reader.
+    expect(v1).toEqual(expect.arrayContaining(['de.json', 'pl.json', 'vramfit-reader_loader.js',
+      'vramfit-reader.js', 'vramfit-reader_bg.wasm']));
 
     // Server gone: the same view, and it still computes.
     await server.stop();
@@ -71,6 +74,14 @@ test('after one visit the app works with the server gone, then updates whole on 
     await expect(page.getByTestId('verdict')).not.toHaveText(verdict);
     await page.goto(server.url + '?model=llama-3.1-70b-instruct&gpu=h100-sxm-80gb&lang=en');
     await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 70B');
+    // Another language, and the header reader, with the server still gone.
+    await page.goto(server.url + QUERY.replace('lang=en', 'lang=de'));
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByTestId('workload-serve').locator('..')).not.toContainText('Serve an LLM');
+    await page.getByTestId('file-drop').locator('summary').click();
+    await page.getByTestId('file-input').setInputFiles({ name: 'x.gguf', mimeType: 'application/octet-stream',
+      buffer: Buffer.from('GGUF\x03\x00\x00\x00', 'latin1') });
+    await expect(page.getByTestId('file-error')).toContainText('truncated');
 
     // A new build (new hashed names for the JS and the wasm) on the same address, online again.
     const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');

@@ -92,6 +92,12 @@ pub enum Change {
         /// Frames.
         frames: u32,
     },
+    /// Several of the changes above at once, in the order they were applied: offered when no
+    /// single change to how the workload runs makes it fit on the same cards.
+    Together {
+        /// The changes.
+        changes: Vec<Change>,
+    },
 }
 
 /// One change that helps, with the changed scenario and what the core estimates for it.

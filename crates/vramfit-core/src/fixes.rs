@@ -11,7 +11,12 @@
 //!   a smaller micro-batch;
 //! - generation: VAE tiling, an fp8 denoiser, the T5 encoder left off, model then sequential CPU
 //!   offload, the largest size or frame count that fits;
-//! - every workload: another card.
+//! - every workload: another card;
+//! - when no single change to how the workload runs fits on the same cards: those changes
+//!   together ([`Change::Together`]), each step taking, of the candidates that lower the per-GPU
+//!   bytes, the one that costs least in speed or quality ([`cost_rank`]), until the plan fits
+//!   ([`MAX_TOGETHER`] steps at most). The user's own request (context, sequences, size, frames)
+//!   and the hardware are left as they are.
 //!
 //! Each candidate is evaluated on the scenario's own cards (or, when none is named, by the card
 //! search); those that fit come first, then those that are tight, by the order above. At most
@@ -33,6 +38,8 @@ use crate::training::{Checkpointing, Method, Optimizer, Sharding};
 
 /// Most fixes returned.
 pub const MAX_FIXES: usize = 5;
+/// Most changes combined into one [`Change::Together`].
+pub const MAX_TOGETHER: usize = 4;
 
 /// The fraction of the card an engine is set to claim, when it says.
 fn claimed_fraction(engine: Option<&Engine>) -> Option<f64> {
@@ -109,10 +116,91 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
         })
         .filter(|f| f.verdict == Verdict::Fits || e.verdict == Verdict::DoesNotFit)
         .collect();
+    let method_fits = fixes
+        .iter()
+        .any(|f| f.verdict == Verdict::Fits && changes_method(&f.change));
+    if !method_fits {
+        if let Some(fix) = together(s) {
+            fixes.push(fix);
+        }
+    }
     // Stable: fitting fixes first, each group in the order the candidates were tried.
     fixes.sort_by_key(|f| f.verdict != Verdict::Fits);
     fixes.truncate(MAX_FIXES);
     fixes
+}
+
+/// Whether a change alters how the workload runs (formats, offload, checkpointing, …) rather
+/// than what the user asked for (context, sequences, size, frames) or the hardware.
+fn changes_method(c: &Change) -> bool {
+    !matches!(
+        c,
+        Change::EngineFraction { .. }
+            | Change::Context { .. }
+            | Change::Sequences { .. }
+            | Change::Gpus { .. }
+            | Change::Card { .. }
+            | Change::Zero3 { .. }
+            | Change::ImageSize { .. }
+            | Change::Frames { .. }
+            | Change::Together { .. }
+    )
+}
+
+/// How much a change costs the user, lowest first: free or nearly (VAE tiling, an fp8 KV cache,
+/// checkpointing), then slower steps (offloading whole models, an 8-bit optimizer, a smaller
+/// micro-batch), then lower precision (weights, denoiser, QLoRA), then much slower (layers in host
+/// RAM, sequential offload).
+fn cost_rank(c: &Change) -> u8 {
+    match c {
+        Change::VaeTiling | Change::KvCache { .. } | Change::Checkpointing | Change::DropT5 => 0,
+        Change::Offload {
+            mode: Offload::Model,
+        }
+        | Change::Optimizer8bit
+        | Change::MicroBatch { .. }
+        | Change::Lora => 1,
+        Change::Weights { .. } | Change::DenoiserFp8 | Change::Qlora => 2,
+        _ => 3,
+    }
+}
+
+/// Changes to how the workload runs, applied one after the other (each step the candidate with
+/// the fewest per-GPU bytes), until the plan on the same cards fits; `None` when it never does
+/// within [`MAX_TOGETHER`] steps or one change already suffices.
+fn together(s: &Scenario) -> Option<Fix> {
+    let mut current = s.clone();
+    let mut changes = Vec::new();
+    for _ in 0..MAX_TOGETHER {
+        let e = crate::estimate::estimate_without_fixes(&current).ok()?;
+        let now = e.plan.as_ref().map_or(u64::MAX, |p| p.per_gpu_bytes);
+        let (change, next, plan) = candidates(&current, &e)
+            .into_iter()
+            .filter(|(c, _)| changes_method(c))
+            .filter_map(|(c, next)| plan_of(&next).map(|p| (c, next, p)))
+            .filter(|(_, _, p)| p.per_gpu_bytes < now)
+            .min_by_key(|(c, _, p)| (cost_rank(c), p.per_gpu_bytes))?;
+        changes.push(change);
+        let (tuned, plan) = plan_leaving_headroom(next.clone()).unwrap_or((next, plan));
+        current = tuned;
+        if plan.verdict == Verdict::Fits {
+            if changes.len() < 2 {
+                return None;
+            }
+            return Some(Fix {
+                change: Change::Together { changes },
+                per_gpu_bytes: plan.per_gpu_bytes,
+                verdict: plan.verdict,
+                gpu: plan.card.gpu,
+                count: plan.count,
+                engine_fraction: (current.engine != s.engine)
+                    .then(|| claimed_fraction(current.engine.as_ref()))
+                    .flatten(),
+                scenario: current,
+            });
+        }
+    }
+    None
 }
 
 /// `s` with `f` applied.

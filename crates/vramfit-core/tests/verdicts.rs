@@ -175,3 +175,37 @@ fn issue_11_vllm_cases() {
     assert_eq!(e.reason, VerdictReason::IntoHeadroom);
     assert!(e.fixes.iter().any(|f| f.verdict == Verdict::Fits));
 }
+
+/// HunyuanVideo at 720p, 81 frames on one RTX 4090 needs ≈ 75 GiB: no single change to how it
+/// runs fits, so the fixes offer the cheapest changes together (on the same card), and the
+/// combined scenario's own estimate is what the fix says.
+#[test]
+fn changes_together_when_none_alone_fits() {
+    use vramfit_core::Change;
+    let s: Scenario = serde_json::from_str(r#"{"workload":{"generate_video":{"pipeline":"hunyuanvideo","width":1280,"height":720,"frames":81}},"hardware":{"gpu":"rtx-4090","count":1}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert_eq!(e.verdict, Verdict::DoesNotFit);
+    let fix = e
+        .fixes
+        .iter()
+        .find(|f| matches!(f.change, Change::Together { .. }))
+        .expect("a combined fix");
+    let Change::Together { changes } = &fix.change else {
+        unreachable!()
+    };
+    assert!(changes.len() >= 2, "{changes:?}");
+    assert_eq!(changes.first(), Some(&Change::VaeTiling), "cheapest first");
+    assert_eq!(fix.verdict, Verdict::Fits);
+    assert_eq!(fix.scenario.hardware, s.hardware, "same card");
+    let again = estimate(&fix.scenario).expect("valid");
+    assert_eq!(again.per_gpu_bytes, fix.per_gpu_bytes);
+    assert_eq!(again.verdict, Verdict::Fits);
+    // Each change alone leaves it not fitting (else it would be offered alone).
+    for single in e.fixes.iter().filter(|f| f.scenario.hardware == s.hardware) {
+        assert!(
+            matches!(single.change, Change::Together { .. }) || single.verdict != Verdict::Fits,
+            "{:?}",
+            single.change
+        );
+    }
+}

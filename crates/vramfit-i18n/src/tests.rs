@@ -28,6 +28,7 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
                 | CompVae
                 | AttnSdpa
                 | CompCublas
+                | FileArch
                 | CompNccl
                 | CompCudaGraphs
                 | FormatNf4

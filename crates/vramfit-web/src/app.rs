@@ -78,11 +78,11 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let l = in_lang.get();
         panic_panel::set_locale(l);
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = el.set_attribute("lang", l.tag());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(t(l, Key::PageTitle));
+            if let Some(el) = doc.document_element() {
+                let _ = el.set_attribute("lang", l.tag());
+            }
         }
         last_good.with(|g| {
             if let Some((s, _)) = g {

@@ -13,7 +13,7 @@ use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 const W: f64 = 640.0;
 const H: f64 = 220.0;
 const PAD_L: f64 = 48.0;
-const PAD_B: f64 = 28.0;
+const PAD_B: f64 = 34.0;
 const PAD_T: f64 = 10.0;
 const PAD_R: f64 = 10.0;
 
@@ -98,7 +98,9 @@ pub fn CurveChart(
                 {ticks.into_iter().map(|t| view! {
                     <g>
                         <line class="grid" x1=n(x(t as f64)) y1=n(PAD_T) x2=n(x(t as f64)) y2=n(H - PAD_B) />
-                        <text class="tick" x=n(x(t as f64)) y=n(H - 8.0) text-anchor="middle">{label(t)}</text>
+                        <text class="tick" x=n(x(t as f64)) y=n(H - 6.0)
+                            // A label at either end is anchored inside the chart, not cut.
+                            text-anchor={if x(t as f64) > W - PAD_R - 24.0 { "end" } else { "middle" }}>{label(t)}</text>
                     </g>
                 }).collect_view()}
                 <text class="tick" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>
@@ -110,15 +112,11 @@ pub fn CurveChart(
                     <line class="maxctx" x1=n(x(c as f64)) y1=n(PAD_T) x2=n(x(c as f64)) y2=n(H - PAD_B) />
                 })}
             </svg>
-            <p class="legend-line">{
-                // The dotted line (the last part of the legend) marks a context: generation
-                // charts show their own largest size or frame count without that label.
-                let legend = t(l, Key::ChartLegend);
-                match axis {
-                    CurveAxis::ContextTokens | CurveAxis::SequenceLength => legend.to_string(),
-                    _ => legend.rsplit_once(" · ").map_or(legend, |(head, _)| head).to_string(),
-                }
-            }</p>
+            <p class="legend-line">{t(l, match axis {
+                CurveAxis::ContextTokens | CurveAxis::SequenceLength => Key::ChartLegend,
+                CurveAxis::ImageSide => Key::ChartLegendImage,
+                CurveAxis::Frames => Key::ChartLegendVideo,
+            })}</p>
         </figure>
     }
     .into_any()

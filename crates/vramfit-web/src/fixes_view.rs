@@ -11,7 +11,7 @@ use vramfit_i18n::{Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
 fn label(l: Locale, fix: &Fix) -> String {
-    let change = change_label(l, fix);
+    let change = change_label(l, &fix.change, fix);
     match fix.engine_fraction {
         Some(f) => format!("{change} + {} = {f:.2}", fraction_flag(fix)),
         None => change,
@@ -26,10 +26,10 @@ fn fraction_flag(fix: &Fix) -> &'static str {
     }
 }
 
-/// The label of one change, from the same words as the fields it changes.
-fn change_label(l: Locale, fix: &Fix) -> String {
+/// The label of one change of `fix`, from the same words as the fields it changes.
+fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
     let field = |k: Key, v: &str| format!("{}: {v}", t(l, k));
-    match &fix.change {
+    match change {
         Change::EngineFraction { fraction } => format!("{} = {fraction:.2}", fraction_flag(fix)),
         Change::Context { tokens } => field(Key::ContextLabel, &l.integer(u64::from(*tokens))),
         Change::Sequences { sequences } => {
@@ -72,6 +72,11 @@ fn change_label(l: Locale, fix: &Fix) -> String {
             t(l, Key::HeightLabel)
         ),
         Change::Frames { frames } => field(Key::FramesLabel, &frames.to_string()),
+        Change::Together { changes } => changes
+            .iter()
+            .map(|c| change_label(l, c, fix))
+            .collect::<Vec<_>>()
+            .join(" + "),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::field::{Input, Problem};
 use crate::gen_form::GenForm;
-use crate::text::t;
+use crate::text::{f, t};
 use crate::widgets::{field_error, NumberField};
 use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
@@ -62,7 +62,16 @@ pub fn GenInputs(
                 <NumberField id="batch" label=t(l, Key::BatchLabel) value=form.batch error=err("batch") />
             </div>
             <p class="err" role="alert" data-testid="err-pipeline">{move || err("pipeline").get()}</p>
-            <CheckField id="guidance" label=t(l, Key::GuidanceLabel) value=form.guidance />
+            // A guidance-distilled pipeline (FLUX.1, HunyuanVideo) has no classifier-free pass:
+            // the switch would change nothing, so the page says why instead of showing it.
+            {move || match PIPELINES.iter().find(|p| p.id == pipeline.get()) {
+                Some(p) if !p.cfg => view! {
+                    <p class="hint" data-testid="guidance-distilled">
+                        {f(l, Key::GuidanceDistilled, &[("pipeline", p.name)])}
+                    </p>
+                }.into_any(),
+                _ => view! { <CheckField id="guidance" label=t(l, Key::GuidanceLabel) value=form.guidance /> }.into_any(),
+            }}
             <div class="row">
                 <SelectField id="attention" label=t(l, Key::AttentionLabel) value=form.attention
                     options=vec![("sdpa", t(l, Key::AttnSdpa)), ("naive", t(l, Key::AttnNaive))] />

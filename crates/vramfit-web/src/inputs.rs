@@ -4,9 +4,11 @@
 use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
 use crate::field::{Input, Problem};
+use crate::file_drop::FileDrop;
 use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::gen_inputs::GenInputs;
 use crate::numbers::params;
+use crate::reader::HeaderSummary;
 use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField};
@@ -109,6 +111,7 @@ pub fn Inputs(
                     <button type="button" on:click=move |_| form.config.set(String::new())
                         prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
+                <FileDrop l=l on_read=Callback::new(move |r: HeaderSummary| use_header(form, &r)) />
             </fieldset>
             <fieldset prop:hidden=move || form.workload.get() != WorkloadKind::Inference>
                 <legend>{t(l, Key::FormatsLegend)}</legend>
@@ -178,6 +181,20 @@ pub fn Inputs(
                 </div>
             </fieldset>
         </section>
+    }
+}
+
+/// Puts what the user's file headers hold into the form: the architecture as a pasted
+/// `config.json` (so the URL carries it and a shared link works without the file) and the weight
+/// format the file's tensors are stored in. Nothing changes when the core could not map the
+/// architecture (the summary says so).
+fn use_header(form: Form, r: &HeaderSummary) {
+    let Some(config) = &r.hf_config else {
+        return;
+    };
+    form.config.set(config.clone());
+    if let Some(weights) = &r.weights {
+        form.weights.set(weights.clone());
     }
 }
 

@@ -38,6 +38,7 @@ pub mod measure_view;
 pub mod numbers;
 pub mod offline;
 pub mod panic_panel;
+pub mod reader;
 pub mod result;
 pub mod text;
 pub mod train_form;

@@ -173,22 +173,17 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
     else {
         return ().into_any();
     };
-    let value = e
-        .generation_max
-        .map_or_else(|| t(l, Key::NoneFits).to_string(), |v| l.integer(v));
-    let key = if e.curve_axis == CurveAxis::Frames {
-        Key::MaxFrames
-    } else {
-        Key::MaxResolution
+    let frames = e.curve_axis == CurveAxis::Frames;
+    let line = match (e.generation_max, frames) {
+        (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
+        (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
+        (None, false) => t(l, Key::NoImageFits).to_string(),
+        (None, true) => t(l, Key::NoFramesFit).to_string(),
     };
     view! {
         <div class="limits" data-testid="generation-limits">
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
-            <ul><li data-testid="generation-max">{
-                // "none fits" takes no unit.
-                let line = f(l, key, &[("value", &value)]);
-                if e.generation_max.is_none() { line.replace(" px", "") } else { line }
-            }</li></ul>
+            <ul><li data-testid="generation-max">{line}</li></ul>
             <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
                 max_context=e.generation_max l=l axis=e.curve_axis />
         </div>

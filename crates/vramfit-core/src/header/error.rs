@@ -7,7 +7,7 @@
 //! huggingface/safetensors `safetensors/src/tensor.rs` (`read_metadata`, `Metadata::validate`: header
 //! size limit, offsets that tile the data buffer exactly, sub-byte dtypes ending on a byte).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A refused header: which file (its name as given), and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -227,7 +227,71 @@ pub enum ErrorKind {
     },
 }
 
+/// What a refusal means for the person holding the files: the classes a page explains in its own
+/// words. Only a damaged or crafted file produces the [`RefusalClass::Malformed`] kinds, so they
+/// share one explanation (the typed [`ErrorKind`] beside it names the exact check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalClass {
+    /// Not a checkpoint file at all (or nothing given).
+    NotRecognized,
+    /// GGUF and safetensors files given together.
+    MixedFormats,
+    /// The file ends inside its header (an unfinished download).
+    Truncated,
+    /// A header larger than any reader accepts.
+    TooLarge,
+    /// A GGUF version other than 2 or 3.
+    UnsupportedVersion,
+    /// Shards, splits or the index do not make one complete model.
+    IncompleteSet,
+    /// Inconsistent lengths, offsets, types or names: a damaged or crafted header.
+    Malformed,
+}
+
 impl ErrorKind {
+    /// The class a page explains this refusal by.
+    pub fn class(&self) -> RefusalClass {
+        match self {
+            ErrorKind::NoFiles | ErrorKind::NotRecognized | ErrorKind::NeedMore { .. } => {
+                RefusalClass::NotRecognized
+            }
+            ErrorKind::MixedFormats => RefusalClass::MixedFormats,
+            ErrorKind::Truncated { .. } => RefusalClass::Truncated,
+            ErrorKind::HeaderTooLarge { .. } => RefusalClass::TooLarge,
+            ErrorKind::UnsupportedVersion { .. } => RefusalClass::UnsupportedVersion,
+            ErrorKind::SeveralIndexes
+            | ErrorKind::MissingShard { .. }
+            | ErrorKind::IndexMismatch { .. }
+            | ErrorKind::NotOneSplitSet
+            | ErrorKind::MissingSplit { .. }
+            | ErrorKind::DuplicateSplit { .. }
+            | ErrorKind::SplitTensorCount { .. } => RefusalClass::IncompleteSet,
+            ErrorKind::LengthPastEnd { .. }
+            | ErrorKind::ArrayTooDeep { .. }
+            | ErrorKind::UnknownValueType { .. }
+            | ErrorKind::InvalidUtf8 { .. }
+            | ErrorKind::EmptyKey
+            | ErrorKind::DuplicateKey { .. }
+            | ErrorKind::InvalidAlignment { .. }
+            | ErrorKind::TooManyDims { .. }
+            | ErrorKind::ZeroDimension { .. }
+            | ErrorKind::ElementCountOverflow { .. }
+            | ErrorKind::UnknownGgmlType { .. }
+            | ErrorKind::RowNotBlockMultiple { .. }
+            | ErrorKind::UnknownDtype { .. }
+            | ErrorKind::DuplicateTensor { .. }
+            | ErrorKind::TensorUnaligned { .. }
+            | ErrorKind::TensorPastEnd { .. }
+            | ErrorKind::TensorsOverlap { .. }
+            | ErrorKind::DataGap { .. }
+            | ErrorKind::OffsetsMismatch { .. }
+            | ErrorKind::SubByteMisaligned { .. }
+            | ErrorKind::IncompleteBuffer { .. }
+            | ErrorKind::InvalidJson { .. } => RefusalClass::Malformed,
+        }
+    }
+
     /// This kind, attached to a file name.
     pub(crate) fn in_file(self, file: &str) -> HeaderError {
         HeaderError {

@@ -32,7 +32,7 @@ mod fixtures;
 mod tests;
 
 pub use arch::ArchInfo;
-pub use error::{ErrorKind, HeaderError};
+pub use error::{ErrorKind, HeaderError, RefusalClass};
 
 use crate::format::WeightFormat;
 use crate::gguf::GgufPreset;
@@ -210,6 +210,15 @@ fn classify(index: usize, f: &InputFile) -> Result<Kind, HeaderError> {
             .is_some_and(|&b| b == b'{');
     if base_name(f.name).ends_with(".json") || json_like {
         return Ok(Kind::Index);
+    }
+    // A safetensors header is JSON (an object) right after its 8-byte length: a file whose ninth
+    // byte cannot open JSON (a PyTorch pickle, a text file) is not one, whatever its first 8 bytes
+    // would say as a length. A JSON value that is not an object stays a malformed header.
+    if f.bytes
+        .get(8)
+        .is_some_and(|b| !matches!(b, b'{' | b'[' | b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        return Err(ErrorKind::NotRecognized.in_file(f.name));
     }
     Ok(Kind::Safetensors)
 }

@@ -1509,3 +1509,30 @@ fn seeded_mutations_never_panic() {
     );
     assert!(kinds.len() >= 15, "{kinds:?}");
 }
+
+/// Files that are no checkpoint at all (text, a PyTorch pickle) are "not recognised", not a
+/// safetensors header of absurd length; each refusal class is what a page explains it by.
+#[test]
+fn other_files_are_not_recognized() {
+    let pickle = [0x80u8, 0x02, b'c', b'_', b'_', b'b', b'u', b'i', b'l', b't'];
+    for (name, bytes) in [
+        ("notes.txt", &b"hello world, not a model"[..]),
+        ("pytorch_model.bin", &pickle[..]),
+    ] {
+        let err = one(name, bytes).expect_err("refused");
+        assert_eq!(err.kind, ErrorKind::NotRecognized, "{name}");
+        assert_eq!(err.kind.class(), RefusalClass::NotRecognized);
+    }
+    assert_eq!(
+        ErrorKind::Truncated { at: 3 }.class(),
+        RefusalClass::Truncated
+    );
+    assert_eq!(
+        ErrorKind::LengthPastEnd {
+            what: "string",
+            length: 1 << 63
+        }
+        .class(),
+        RefusalClass::Malformed
+    );
+}
