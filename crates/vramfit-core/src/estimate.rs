@@ -88,8 +88,13 @@ pub struct Estimate {
     pub verdict: Verdict,
     /// Why: the plan's reason, or `nothing_fits`.
     pub reason: VerdictReason,
-    /// KV cache bytes per token for the whole model (all GPUs).
+    /// KV cache bytes per token for the whole model (all GPUs); a hybrid model's attention layers
+    /// only.
     pub kv_bytes_per_token: u64,
+    /// Hybrid models: recurrent-state bytes per sequence for the whole model, in the model's dtype
+    /// (constant in the context length; 0, and left out, otherwise).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub state_bytes_per_sequence: u64,
     /// KV cache on one GPU as the engine sizes it (engine chosen), bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_cache_bytes: Option<u64>,
@@ -99,6 +104,10 @@ pub struct Estimate {
     /// Requests of the full context that fit at once (engine chosen).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_concurrency: Option<f64>,
+    /// Hybrid models: recurrent-state bytes on one GPU as the engine holds them (engine chosen),
+    /// beside `kv_cache_bytes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recurrent_state_bytes: Option<u64>,
     /// Host RAM the plan needs beyond the GPUs (llama.cpp partial offload), bytes.
     pub host_bytes: u64,
     /// Host RAM to plan for the machine: what the plan keeps on the host, and at least the weights
@@ -376,9 +385,11 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             .as_ref()
             .map_or(VerdictReason::NothingFits, |p| p.reason),
         kv_bytes_per_token: kv_cache::bytes_per_token(&base),
+        state_bytes_per_sequence: kv_cache::state_bytes_per_sequence(&base),
         kv_cache_bytes: kv.map(|k| k.kv_cache_bytes),
         kv_cache_tokens: kv.map(|k| k.kv_cache_tokens),
         max_concurrency: kv.map(|k| k.max_concurrency),
+        recurrent_state_bytes: kv.map(|k| k.state_bytes).filter(|b| *b > 0),
         host_bytes: plan.as_ref().map_or(0, |p| p.host_bytes),
         host_ram_bytes: plan.as_ref().map_or(0, |p| p.host_bytes).max(if llm {
             base.footprint.get(1).0
@@ -503,4 +514,8 @@ fn collect_warnings(
             _ => Warning::HostMemory { bytes },
         });
     }
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }

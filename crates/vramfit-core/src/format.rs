@@ -327,6 +327,11 @@ fn gguf_kind(kind: TensorKind, arch: &ModelArch) -> GgufTensor {
         TensorKind::Router => GgufTensor::Router,
         TensorKind::Norm => GgufTensor::Norm,
         TensorKind::Bias | TensorKind::Vision => GgufTensor::Bias,
+        // No rule of `llama_tensor_get_type` names `ssm_in` / `ssm_out`: the preset's base type,
+        // as for `ffn_up`. `ssm_conv1d` and the per-head vectors stay f32 (`llama-quantize` skips
+        // `ssm_conv1d.weight`; 1-D tensors are never quantised).
+        TensorKind::SsmIn | TensorKind::SsmOut => GgufTensor::FfnUp,
+        TensorKind::SsmConv | TensorKind::SsmHead => GgufTensor::Norm,
     }
 }
 

@@ -82,7 +82,9 @@ pub use import::hf_config;
 pub use kv_format::KvCacheFormat;
 pub use model::ModelArch;
 
-// The budget vocabulary every workload shares (layer 4).
+// The budget vocabulary every workload shares (layer 4), and the recurrent-state sizing the
+// hybrid-model tests check by hand.
+pub use budget::kv_cache::{state_per_layer, StateStorage};
 pub use budget::{Card, ComponentId, PeakPhase, StartFailure};
 
 // The workloads (layer 5): serving engines, training, image and video generation, custom.
@@ -93,9 +95,9 @@ pub use diffusion::{
     PipelinePartFormat,
 };
 pub use engine::llama_cpp::LlamaCpp;
-pub use engine::sglang::Sglang;
+pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
 pub use engine::transformers::Transformers;
-pub use engine::vllm::{Vllm, VllmVersion};
+pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
 pub use engine::{Engine, Inference};
 pub use training::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,

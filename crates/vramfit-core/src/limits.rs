@@ -58,6 +58,14 @@ pub mod arch {
     pub const IMAGE_SIZE: u32 = 16_384;
     /// A vision tower's `patch_size` (14 or 16 everywhere).
     pub const PATCH: u32 = 1024;
+    /// A recurrent layer's state width per channel: `mamba_d_state` / `ssm_state_size`,
+    /// `linear_key_head_dim` (Falcon-H1: 256; Qwen3-Next: 128).
+    pub const SSM_STATE: u32 = 4096;
+    /// A recurrent layer's convolution width: `mamba_d_conv` / `conv_kernel`,
+    /// `linear_conv_kernel_dim` (4 everywhere).
+    pub const CONV_KERNEL: u32 = 64;
+    /// `mamba_expand` (2 everywhere).
+    pub const EXPAND: u32 = 64;
 }
 
 /// A scenario field that validation can reject.

@@ -198,6 +198,47 @@ fn unified_machines_can_be_chosen_by_id() {
     assert!(e.fits);
 }
 
+/// Intel Gaudi HPUs sit in their own list: picked by id, bounded by their HBM like the discrete
+/// cards, never walked by the recommender; the AMD APUs are unified-memory machines.
+#[test]
+fn hpus_and_amd_apus_are_apart_and_chosen_by_id() {
+    use vramfit_core::catalog::HPUS;
+    assert_eq!(
+        HPUS.iter().map(|g| g.id).collect::<Vec<_>>(),
+        ["gaudi2", "gaudi3"]
+    );
+    for g in HPUS {
+        assert!(!g.unified && g.vendor == Vendor::Intel, "{}", g.id);
+        assert!(!GPUS.iter().any(|x| x.id == g.id), "{}", g.id);
+        let hbm = u64::from(g.marketed_gb) * 1024;
+        assert!(
+            g.reported_mib <= hbm && g.reported_mib * 100 >= hbm * 85,
+            "{}",
+            g.id
+        );
+    }
+    for id in ["mi300a", "ryzen-ai-max-395-128gb"] {
+        let g = catalog::gpu(id).expect("in catalog");
+        assert!(
+            g.unified && UNIFIED_MEMORY.iter().any(|x| x.id == id),
+            "{id}"
+        );
+        assert_eq!(g.reported_mib, 96 * 1024, "{id}");
+    }
+    let s: vramfit_core::Scenario = serde_json::from_value(serde_json::json!({
+        "model": {"catalog": "llama-3.1-8b-instruct"},
+        "workload": {"inference": {"context_tokens": 8192, "sequences": 4}},
+        "hardware": {"gpu": "gaudi2", "count": 1}
+    }))
+    .expect("scenario");
+    let e = vramfit_core::estimate(&s).expect("estimate");
+    assert!(e.fits);
+    assert_eq!(
+        e.plan.map(|p| p.card.capacity_bytes),
+        Some(96_891 * 1024 * 1024)
+    );
+}
+
 /// The config.json ceilings (`limits::arch`) lie far above every catalog model.
 #[test]
 fn catalog_models_lie_within_the_config_ceilings() {

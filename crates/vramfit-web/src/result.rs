@@ -104,7 +104,8 @@ pub fn PlanView(
     }
 }
 
-/// What the engine itself will report at start-up (KV cache, tokens, concurrency), and host RAM.
+/// What the engine itself will report at start-up (KV cache, a hybrid model's recurrent state,
+/// tokens, concurrency), and host RAM.
 #[component]
 fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
     let kv = e.plan.as_ref().and_then(|p| p.kv);
@@ -116,6 +117,7 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
                 <ul>
                     {k.budget_bytes.map(|b| view! { <li>{f(l, Key::ClaimedAtStart, &[("gib", &gib(l, b))])}</li> })}
                     <li data-testid="kv-gib">{f(l, Key::KvGib, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
+                    {(k.state_bytes > 0).then(|| view! { <li data-testid="state-gib">{f(l, Key::StateGib, &[("gib", &gib(l, k.state_bytes))])}</li> })}
                     <li data-testid="kv-tokens">{f(l, Key::KvTokens, &[("tokens", &l.count(PluralKey::Tokens, k.kv_cache_tokens))])}</li>
                     <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency, 2))])}</li>
                     {(host > 0).then(|| view! { <li data-testid="host-ram">{f(l, Key::HostRam, &[("gib", &gib(l, host))])}</li> })}

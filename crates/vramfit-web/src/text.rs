@@ -45,6 +45,13 @@ pub fn guide(id: ComponentId) -> [Key; 5] {
             ShrinkKvCache,
             MeasureKvCache,
         ],
+        ComponentId::RecurrentState => [
+            CompRecurrentState,
+            WhatRecurrentState,
+            GrowRecurrentState,
+            ShrinkRecurrentState,
+            MeasureRecurrentState,
+        ],
         ComponentId::Activations => [
             CompActivations,
             WhatActivations,

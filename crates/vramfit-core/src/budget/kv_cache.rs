@@ -8,10 +8,80 @@
 //! cross-attention layers cache the image tokens, not the text.
 //!
 //! `bytes = Σ_layers elements × tokens_held(layer) × sequences × cache bytes`.
+//!
+//! Hybrid models cache keys and values in their attention layers only; each recurrent layer
+//! (Mamba-2, gated DeltaNet) keeps instead a fixed-size state per sequence, whatever the context:
+//! the last `d_conv − 1` inputs of its convolution channels and one `head_dim × state` matrix per
+//! head ([`state_per_sequence`]). On one GPU of a `tp`-way group:
+//! `conv_channels(tp) · (d_conv − 1) · conv bytes + heads/tp · head_dim · state · ssm bytes`
+//! (vLLM `mamba_utils.py::MambaStateShapeCalculator.mamba2_state_shape` /
+//! `gated_delta_net_state_shape`; llama.cpp `llama_hparams::n_embd_r` / `n_embd_s`). The element
+//! types are the engine's ([`StateStorage`]): engine-neutral serving uses the model's dtype for
+//! both, as vLLM does by default (`mamba_cache_dtype` / `mamba_ssm_cache_dtype` = `auto`,
+//! `MambaStateDtypeCalculator._mamba_state_dtype`), and fp32 for the SSM state where the checkpoint
+//! asks for it.
 
 use super::BudgetInputs;
-use crate::bytes::{from_u128, mul};
-use crate::model::ModelArch;
+use crate::bytes::{from_u128, mul, prod};
+use crate::model::{ModelArch, Recurrent};
+
+/// How an engine stores a recurrent state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateStorage {
+    /// Convolution inputs kept per channel: `d_conv − 1` (false: vLLM, SGLang, llama.cpp) or the
+    /// whole window `d_conv` (true: Transformers' caches pad the window to the kernel).
+    pub full_window: bool,
+    /// Bytes per convolution-state element.
+    pub conv_bytes: u64,
+    /// Bytes per SSM / recurrent-state element.
+    pub ssm_bytes: u64,
+}
+
+impl StateStorage {
+    /// Both states in the model's compute dtype, the SSM state in fp32 where the checkpoint asks
+    /// (`Recurrent::ssm_f32`): vLLM's default, and the engine-neutral estimate.
+    pub fn model_dtype(arch: &ModelArch, compute_bytes: u64) -> StateStorage {
+        let f32 = arch.recurrent().is_some_and(|r| r.ssm_f32);
+        StateStorage {
+            full_window: false,
+            conv_bytes: compute_bytes,
+            ssm_bytes: if f32 { 4 } else { compute_bytes },
+        }
+    }
+}
+
+/// Bytes of one recurrent layer's state for one sequence on one GPU of a `tp`-way group.
+pub fn state_per_layer(r: &Recurrent, tp: u64, s: StateStorage) -> u64 {
+    let rows = u64::from(r.conv_kernel).saturating_sub(u64::from(!s.full_window));
+    prod(&[r.conv_channels(tp), rows, s.conv_bytes])
+        .saturating_add(mul(r.ssm_elements(tp), s.ssm_bytes))
+}
+
+/// Recurrent state bytes of one sequence on one GPU of a `tp`-way group, every recurrent layer
+/// (0 for a model without one). Constant in the context length.
+pub fn state_per_sequence(arch: &ModelArch, tp: u64, s: StateStorage) -> u64 {
+    state_in_layers(arch, 0, arch.layers, tp, s)
+}
+
+/// Recurrent state bytes of one sequence for the recurrent layers among `lo..hi`.
+pub fn state_in_layers(arch: &ModelArch, lo: u32, hi: u32, tp: u64, s: StateStorage) -> u64 {
+    arch.recurrent().map_or(0, |r| {
+        mul(state_per_layer(&r, tp, s), arch.recurrent_layers_in(lo, hi))
+    })
+}
+
+/// Recurrent state bytes on one GPU of a `tp`-way group for the scenario's sequences, in the
+/// model's dtype ([`StateStorage::model_dtype`]).
+pub fn state_bytes_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
+    let s = StateStorage::model_dtype(inp.arch, inp.weights.compute_bytes());
+    mul(state_per_sequence(inp.arch, tp, s), inp.sequences)
+}
+
+/// Recurrent state bytes of one sequence for the whole model (all GPUs), in the model's dtype.
+pub fn state_bytes_per_sequence(inp: &BudgetInputs) -> u64 {
+    let s = StateStorage::model_dtype(inp.arch, inp.weights.compute_bytes());
+    state_per_sequence(inp.arch, 1, s)
+}
 
 /// Layers of each kind among the self-attention layers: (global, local), counted.
 pub fn layer_split(arch: &ModelArch) -> (u64, u64) {

@@ -36,6 +36,9 @@ pub enum ComponentId {
     LoraAdapters,
     /// Keys and values of every active token of every sequence.
     KvCache,
+    /// Hybrid models: the fixed-size state each recurrent (Mamba-2 / linear-attention) layer keeps
+    /// per sequence, in place of a KV cache.
+    RecurrentState,
     /// Peak transient working set of a forward pass (prefill chunk, logits, sampler).
     Activations,
     /// CUDA/ROCm context and kernel images, outside the framework allocator.
@@ -144,7 +147,7 @@ impl Footprint {
                 .or_insert_with(|| weights::per_gpu(arch, format, tp.max(1), &patterns));
         }
         let whole = |t: &crate::model::Tensor| format.tensor_bytes(t, arch);
-        let mut memo: Vec<((bool, u8), u64)> = Vec::new();
+        let mut memo: Vec<((u8, u8), u64)> = Vec::new();
         let mut layer_prefix = Vec::with_capacity(arch.layers as usize + 1);
         let mut running = 0u128;
         layer_prefix.push(running);
@@ -153,7 +156,7 @@ impl Footprint {
                 WeightFormat::Gguf(_) => crate::gguf::layer_class(i, arch.layers),
                 _ => 0,
             };
-            let key = (arch.is_moe_layer(i), class);
+            let key = (arch.layer_key(i), class);
             let bytes = match memo.iter().find(|(k, _)| *k == key) {
                 Some(&(_, b)) => b,
                 None => {
@@ -265,6 +268,10 @@ pub fn serving_components(inp: &BudgetInputs) -> Vec<Component> {
     components(&[
         (ComponentId::Weights, weights),
         (ComponentId::KvCache, kv_cache::bytes_per_gpu(inp, tp)),
+        (
+            ComponentId::RecurrentState,
+            kv_cache::state_bytes_per_gpu(inp, tp),
+        ),
         (ComponentId::Activations, activations::peak_per_gpu(inp, tp)),
         (ComponentId::CudaContext, inp.cuda_context_bytes),
         (

@@ -53,7 +53,7 @@ pub enum PeakPhase {
 /// What the engine reports about its KV cache.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct KvReport {
-    /// KV cache bytes on one GPU.
+    /// KV cache bytes on one GPU (keys and values; a hybrid model's states are `state_bytes`).
     pub kv_cache_bytes: u64,
     /// Tokens the cache holds (the engine's own figure: whole blocks / pages / cells).
     pub kv_cache_tokens: u64,
@@ -61,6 +61,15 @@ pub struct KvReport {
     pub max_concurrency: f64,
     /// The memory the engine claims up front on one GPU (vLLM / SGLang), if it pre-allocates.
     pub budget_bytes: Option<u64>,
+    /// Recurrent-layer states on one GPU (hybrid models; 0 otherwise), beside the keys and values
+    /// `kv_cache_bytes` counts. vLLM V1 keeps both in one pool (its "Available KV cache memory"
+    /// is their sum).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub state_bytes: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// Why an engine would refuse to start.

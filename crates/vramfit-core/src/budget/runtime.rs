@@ -30,6 +30,7 @@ pub fn cublas_workspace(arch: Option<GpuArch>) -> u64 {
             | GpuArch::Rdna
             | GpuArch::Cdna
             | GpuArch::Xe
+            | GpuArch::Gaudi
             | GpuArch::AppleSilicon,
         ) => 4096 * KIB * 2 + 16 * KIB * 8,
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,

@@ -31,6 +31,7 @@ fn splits_columns(kind: TensorKind) -> bool {
             | TensorKind::FfnDown
             | TensorKind::FfnDownExps
             | TensorKind::FfnDownShexp
+            | TensorKind::SsmOut
     )
 }
 
@@ -131,7 +132,7 @@ pub fn per_gpu(
     }
     // GGUF types depend on the block's class and patterns may single out layers: one cheap
     // look-up per layer, each distinct kind costed once.
-    let mut memo: Vec<((bool, u8), (u64, u64))> = Vec::new();
+    let mut memo: Vec<((u8, u8), (u64, u64))> = Vec::new();
     for i in 0..arch.layers {
         let (b, r) = if unquantized.names_layer(i) {
             layer_cost(i)
@@ -140,7 +141,7 @@ pub fn per_gpu(
                 WeightFormat::Gguf(_) => gguf::layer_class(i, arch.layers),
                 _ => 0,
             };
-            let key = (arch.is_moe_layer(i), class);
+            let key = (arch.layer_key(i), class);
             match memo.iter().find(|(k, _)| *k == key) {
                 Some(&(_, c)) => c,
                 None => {

@@ -1,5 +1,5 @@
 //! Unified-memory machines: the GPU shares the system RAM with the CPU and the operating system
-//! (Apple silicon Macs, NVIDIA DGX Spark, Jetson AGX Orin). They are not in [`super::GPUS`], which
+//! (Apple silicon Macs, NVIDIA DGX Spark, Jetson AGX Orin, AMD MI300A and Ryzen AI Max+). They are not in [`super::GPUS`], which
 //! the recommender walks: a plan of several such machines is not a tensor-parallel group, and
 //! their memory is not the card's own. A scenario picks one by id (`"hardware": {"gpu": …}`).
 //!
@@ -13,6 +13,10 @@
 //!   73728 MiB on a 96 GB M2 Max in llama.cpp issue #3213). The limit moves with the macOS version
 //!   and with `sudo sysctl iogpu.wired_limit_mb=N`; the rule gives the default, rounded down to
 //!   whole MiB. Memory sizes and bandwidths are Apple's specifications of each chip.
+//!
+//! - **AMD APUs (MI300A, Ryzen AI Max+ 395):** the GPU allocates system memory through the
+//!   kernel's GTT (or, on Ryzen AI, a BIOS carve-out), capped by a limit that can be raised: the
+//!   entry gives the documented default or the largest carve-out, as its source says.
 //!
 //! Metal has no CUDA context or cuBLAS workspace; the estimate's engine-neutral constants are
 //! CUDA's and only approximate on a Mac.
@@ -52,6 +56,45 @@ pub(super) const JETSON_AGX_ORIN_64GB: Gpu = Gpu {
     bandwidth_gb_s: 205,
     unified: true,
     source: "observed: deviceQuery 62841 MBytes (65893089280 bytes), 16 SMs (JetPack 6, CUDA 12.6); the LPDDR5 is shared with the CPU and the OS",
+};
+
+/// AMD Instinct MI300A (CDNA3 APU, 128GB HBM3 shared with its Zen 4 cores).
+pub(super) const MI300A: Gpu = Gpu {
+    id: "mi300a",
+    name: "AMD Instinct MI300A 128GB (unified HBM3)",
+    vendor: Vendor::Amd,
+    segment: Segment::DataCenter,
+    arch: GpuArch::Cdna,
+    marketed_gb: 128,
+    reported_mib: 98304,
+    interconnect: Interconnect::Xgmi(512),
+    bandwidth_gb_s: 5300,
+    unified: true,
+    source: "derived: 96 GiB, the default HIP device-allocator limit on the MI300A (ROCm docs, \
+             how-to/system-optimization/mi300a.rst, PR #3587: 'only possible to allocate 96 GiB \
+             out of a possible 128 GiB', raised through the amdttm module's page limit); the \
+             128 GB HBM3 is shared with the CPU cores and the OS; 4 Infinity Fabric links x \
+             128 GB/s",
+};
+
+/// AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S, 128GB LPDDR5X unified).
+pub(super) const RYZEN_AI_MAX_395_128GB: Gpu = Gpu {
+    id: "ryzen-ai-max-395-128gb",
+    name: "AMD Ryzen AI Max+ 395 128GB (Radeon 8060S, unified)",
+    vendor: Vendor::Amd,
+    segment: Segment::Workstation,
+    arch: GpuArch::Rdna,
+    marketed_gb: 128,
+    reported_mib: 98304,
+    interconnect: Interconnect::PcieOnly,
+    bandwidth_gb_s: 256,
+    unified: true,
+    source: "observed: 96 GiB either way the GPU gets its memory: the largest BIOS UMA \
+             carve-out (mem_info_vram_total 103079215104, which ROCm sees from kernel 6.16.9, \
+             ROCm/legacy-rocm-build#5444) or a GTT of the same size set by \
+             ttm.pages_limit=25165824 (llama.cpp HIP 'Total VRAM: 98304 MiB', \
+             noamsto/nix-amd-ai#42); with a 512 MB carve-out and no kernel setting the GTT \
+             default is half the RAM ('63968M of GTT memory ready', antirez/ds4#475)",
 };
 
 /// Apple M1 Pro 16GB (unified).
@@ -523,6 +566,8 @@ pub(super) const APPLE_M4_MAX_128GB: Gpu = Gpu {
 pub static UNIFIED_MEMORY: &[Gpu] = &[
     DGX_SPARK,
     JETSON_AGX_ORIN_64GB,
+    MI300A,
+    RYZEN_AI_MAX_395_128GB,
     APPLE_M1_PRO_16GB,
     APPLE_M1_PRO_32GB,
     APPLE_M1_MAX_32GB,

@@ -8,18 +8,22 @@
 mod gpus;
 mod gpus_consumer;
 mod gpus_datacenter;
+mod gpus_hpu;
 mod gpus_unified;
 mod hub_ids;
 mod models;
 mod models_extra;
+mod models_hybrid;
 mod models_moe;
 mod models_moe_extra;
 
 pub use gpus::GPUS;
+pub use gpus_hpu::HPUS;
 pub use gpus_unified::UNIFIED_MEMORY;
 pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
 pub(crate) use models::MODELS as DENSE_MODELS;
 pub(crate) use models_extra::MORE_DENSE_MODELS;
+pub(crate) use models_hybrid::HYBRID_MODELS;
 pub(crate) use models_moe::MOE_AND_VLM_MODELS;
 pub(crate) use models_moe_extra::MORE_MOE_MODELS;
 
@@ -92,6 +96,9 @@ pub enum Interconnect {
     Xgmi(u32),
     /// PCIe only: tensor parallelism works but every all-reduce crosses PCIe.
     PcieOnly,
+    /// RoCE Ethernet ports on the accelerator itself (Intel Gaudi); value: GB/s per device,
+    /// bidirectional, all ports.
+    Ethernet(u32),
 }
 
 /// GPU generation, where it changes a runtime constant (cuBLAS workspace size).
@@ -118,6 +125,8 @@ pub enum GpuArch {
     Rdna,
     /// Intel Xe (Arc Alchemist / Battlemage).
     Xe,
+    /// Intel Gaudi (HPU).
+    Gaudi,
     /// Apple silicon GPU (M-series).
     AppleSilicon,
 }
@@ -159,13 +168,15 @@ impl Gpu {
 }
 
 /// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
-/// then the later additions of each (base checkpoints, distills, newer releases).
+/// then the later additions of each (base checkpoints, distills, newer releases), then the hybrid
+/// (Mamba-2 / linear-attention) models.
 pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
     DENSE_MODELS
         .iter()
         .chain(MOE_AND_VLM_MODELS.iter())
         .chain(MORE_DENSE_MODELS.iter())
         .chain(MORE_MOE_MODELS.iter())
+        .chain(HYBRID_MODELS.iter())
 }
 
 /// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last
@@ -184,9 +195,10 @@ pub fn model(id: &str) -> Option<&'static CatalogModel> {
 }
 
 /// Every catalog card and machine: the discrete cards ([`GPUS`], sorted by reported memory), then
-/// the unified-memory machines ([`UNIFIED_MEMORY`]).
+/// the unified-memory machines ([`UNIFIED_MEMORY`]), then the accelerators outside the CUDA /
+/// ROCm runtime model ([`HPUS`]).
 pub fn all_gpus() -> impl Iterator<Item = &'static Gpu> {
-    GPUS.iter().chain(UNIFIED_MEMORY.iter())
+    GPUS.iter().chain(UNIFIED_MEMORY.iter()).chain(HPUS.iter())
 }
 
 /// Looks a GPU (or unified-memory machine) up by id.

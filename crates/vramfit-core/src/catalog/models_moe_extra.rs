@@ -368,4 +368,54 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         source: "card: the DeepSeek-V3.1 structure; main model 671,026,419,200",
         arch: DEEPSEEK_V3_ARCH,
     },
+    CatalogModel {
+        id: "kimi-k2-instruct",
+        name: "Kimi K2 Instruct",
+        hf_repo: "moonshotai/Kimi-K2-Instruct",
+        hf_aliases: &[],
+        published_params: 1_030_000_000_000,
+        source: "HF model page: 1.03T params (rounded; not re-read in this change's sources); \
+                 card: 1T total, 32B activated, 61 layers (1 dense), 384 experts (8 active + 1 \
+                 shared), 64 heads, 160K vocabulary",
+        arch: KIMI_K2_ARCH,
+    },
 ];
+
+/// Kimi K2 (`moonshotai/Kimi-K2-Instruct` `config.json`, `model_type` `kimi_k2`): the DeepSeek V3
+/// structure (MLA with `q_lora_rank` 1536, `kv_lora_rank` 512, 128 + 64 query/key and 128 value
+/// widths) with 64 heads, one leading dense layer of 18,432 (`first_k_dense_replace` 1), 384 routed
+/// experts of 2048 (8 active, `noaux_tc` router bias) and one shared expert, a 163,840-row
+/// vocabulary, untied head, 131,072 positions.
+const KIMI_K2_ARCH: ModelArch = with_moe(
+    with_mla(
+        ModelArch::dense(
+            Family::DeepseekV3,
+            61,
+            7168,
+            64,
+            64,
+            192,
+            18432,
+            163840,
+            false,
+            131072,
+        ),
+        Mla {
+            q_lora_rank: 1536,
+            kv_lora_rank: 512,
+            qk_nope_head_dim: 128,
+            qk_rope_head_dim: 64,
+            v_head_dim: 128,
+        },
+    ),
+    Moe {
+        experts: 384,
+        active: 8,
+        expert_intermediate: 2048,
+        shared_intermediate: 2048,
+        first_dense_layers: 1,
+        moe_every: 1,
+        router_bias: true,
+        expert_bias: false,
+    },
+);

@@ -12,6 +12,13 @@
 //!   `n_seq × PAD(PAD(n_ctx,256)/n_seq, 256)`; sliding-window layers
 //!   `PAD(min(cells, n_swa·(unified ? n_seq : 1) + n_ubatch), 256)` per stream. Cache types: f16 2 B,
 //!   q8_0 34/32, q4_0 18/32, q4_1 20/32, q5_0 22/32, q5_1 24/32, iq4_nl 18/32 (ggml blocks of 32).
+//! - **Recurrent state** (hybrid models, `src/llama-memory-hybrid.cpp`: the KV cache above for the
+//!   attention layers, a `llama_memory_recurrent` for the recurrent ones): per recurrent layer, on
+//!   the layer's device, `r` of `n_embd_r() = (d_conv − 1)·(d_inner + 2·n_group·d_state)` and `s`
+//!   of `n_embd_s() = d_state·d_inner` elements (`src/llama-hparams.cpp`) per row, `max(1,
+//!   n_seq_max)` rows (`src/llama-memory-recurrent.cpp`, the constructor; one row per sequence,
+//!   whatever the context), both f32 (`src/llama-model.cpp::create_memory` passes `GGML_TYPE_F32`
+//!   for `type_r` and `type_s`). The log line is `RS buffer size`.
 //! - **Compute buffer** (`src/llama-context.cpp::sched_reserve`): `ub = min(n_ubatch, n_batch, n_ctx)`,
 //!   `unit = E·ub·4`; logits `V·n_out·4 + unit` (`n_out` = `n_parallel` in `llama-server` since
 //!   #23861, else `ub`; on the last GPU); FFN `2·n_ff·ub·4 + 3·unit (+ cells·ub·2 mask with FA)`;
@@ -26,6 +33,7 @@
 //!   host compute buffer `unit + cells·ub·(FA ? 2 : 4)`.
 
 use super::ratio;
+use crate::budget::kv_cache::{state_in_layers, StateStorage};
 use crate::budget::Card;
 use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
@@ -204,13 +212,18 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
     // KV of the self-attention layers lo..hi: global ones hold every cell, local ones the window.
     let n_sa = u64::from(a.self_attention_layers());
     let kv_of = |lo: u64, hi: u64| {
-        let (lo, hi) = (lo.min(n_sa), hi.min(n_sa));
+        let (lo, hi) = if a.hybrid.is_some() {
+            (lo.min(n_layer), hi.min(n_layer))
+        } else {
+            (lo.min(n_sa), hi.min(n_sa))
+        };
         if hi <= lo {
             return 0;
         }
         // Both bounds are below the layer count, a u32.
-        let local = a.local_layers_in(lo as u32, hi as u32);
-        let global = hi - lo - local;
+        let attention = a.attention_layers_in(lo as u32, hi as u32);
+        let local = a.local_layers_in(lo as u32, hi as u32).min(attention);
+        let global = attention - local;
         add(
             prod(&[global, cells, per_cell_layer]),
             prod(&[local, swa_cells, per_cell_layer]),
@@ -223,6 +236,23 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         })
         .collect();
     let host_kv = kv_of(0, gpu_start);
+    // Recurrent states: f32 rows, one per sequence, on the layer's device.
+    let rs_storage = StateStorage {
+        full_window: false,
+        conv_bytes: 4,
+        ssm_bytes: 4,
+    };
+    let rs_of = |lo: u64, hi: u64| {
+        let (lo, hi) = (lo.min(n_layer) as u32, hi.min(n_layer) as u32);
+        mul(state_in_layers(a, lo, hi, 1, rs_storage), n_seq)
+    };
+    let dev_rs: Vec<u64> = (0..devices)
+        .map(|d| {
+            let (lo, hi) = run(d);
+            rs_of(lo, hi)
+        })
+        .collect();
+    let host_rs = rs_of(0, gpu_start);
 
     // Compute buffer.
     let e = u64::from(a.hidden);
@@ -274,7 +304,12 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         .map(|d| {
             (
                 d,
-                sum([dev_weights[d as usize], dev_kv[d as usize], compute_of(d)]),
+                sum([
+                    dev_weights[d as usize],
+                    dev_kv[d as usize],
+                    dev_rs[d as usize],
+                    compute_of(d),
+                ]),
             )
         })
         .max_by_key(|(_, total)| *total)
@@ -286,6 +321,7 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         components: components(&[
             (ComponentId::Weights, dev_weights[d as usize]),
             (ComponentId::KvCache, dev_kv[d as usize]),
+            (ComponentId::RecurrentState, dev_rs[d as usize]),
             (ComponentId::Activations, compute_of(d)),
             (ComponentId::CudaContext, inp.cuda_context_bytes),
             (ComponentId::CublasWorkspace, cublas),
@@ -295,8 +331,9 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             kv_cache_tokens: cells,
             max_concurrency: ratio(cells, (n_ctx / n_seq).max(1)),
             budget_bytes: None,
+            state_bytes: add(sum(dev_rs.iter().copied()), host_rs),
         }),
-        host_bytes: sum([host, host_kv, host_compute, output_buffer]),
+        host_bytes: sum([host, host_kv, host_rs, host_compute, output_buffer]),
         failure: None,
         preallocates: false,
         phase: None,

@@ -98,8 +98,25 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
             ) {
                 errs.push((Field::Engine("kv_cache_dtype"), RangeError::Invalid));
             }
+            for (name, value) in [
+                ("mamba_cache_dtype", &v.mamba_cache_dtype),
+                ("mamba_ssm_cache_dtype", &v.mamba_ssm_cache_dtype),
+            ] {
+                if !matches!(
+                    value.as_deref(),
+                    None | Some("auto" | "float32" | "float16" | "bfloat16")
+                ) {
+                    errs.push((Field::Engine(name), RangeError::Invalid));
+                }
+            }
         }
         Engine::Sglang(s) => {
+            if let Some(r) = s.mamba_full_memory_ratio {
+                check("mamba_full_memory_ratio", r, 0.01, 100.0);
+            }
+            if let Some(n) = s.max_mamba_cache_size {
+                check("max_mamba_cache_size", f64::from(n), 1.0, 1_000_000.0);
+            }
             if let Some(m) = s.mem_fraction_static {
                 check("mem_fraction_static", m, 0.05, 1.0);
             }

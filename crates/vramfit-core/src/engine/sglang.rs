@@ -25,8 +25,19 @@
 //!   capped at 256), and the `req_to_token` pool: int32 `(max_num_reqs + 1) × (context_len + 4)`,
 //!   `max_num_reqs = min(max(tokens / context_len · 512, 2048), 4096)` unless
 //!   `--max-running-requests` is set.
+//! - **Hybrid models** (`model_executor/model_runner_kv_cache_mixin.py::_handle_max_mamba_cache`):
+//!   the recurrent states get their own pool of `max_mamba_cache_size` request slots, taken from
+//!   the same static memory before the KV pool. Without `--max-mamba-cache-size` the slots are
+//!   `⌊rest · r / (1 + r) / per_req⌋` with `r = --mamba-full-memory-ratio` (0.9), `rest` the static
+//!   part less the weights; the KV pool is what remains and holds the attention layers' tokens
+//!   only. `per_req` sums over the recurrent layers the convolution state `conv_dim/tp ×
+//!   (d_conv − 1)` in bf16 and the SSM state `heads/tp × head_dim × state` in fp32
+//!   (`configs/mamba_utils.py`: `CONV_DTYPE = torch.bfloat16`, the SSM dtype from
+//!   `SGLANG_MAMBA_SSM_DTYPE`, `--mamba-ssm-dtype`, default `float32`). Requests are capped by the
+//!   slots (`_resolve_max_num_reqs`).
 
 use super::{fraction_of, ratio};
+use crate::budget::kv_cache::StateStorage;
 use crate::budget::Card;
 use crate::budget::{
     activations, components, kv_cache, runtime, weights, BudgetInputs, ComponentId,
@@ -59,6 +70,41 @@ pub struct Sglang {
     /// `--max-running-requests`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_running_requests: Option<u32>,
+    /// `--max-mamba-cache-size`: recurrent-state slots of a hybrid model (default: from the ratio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mamba_cache_size: Option<u32>,
+    /// `--mamba-full-memory-ratio` (default 0.9): state pool over KV pool of a hybrid model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mamba_full_memory_ratio: Option<f64>,
+}
+
+/// SGLang's default `--mamba-full-memory-ratio`.
+pub const DEFAULT_MAMBA_FULL_MEMORY_RATIO: f64 = 0.9;
+
+/// How SGLang stores a recurrent state: the convolution state in bf16, the SSM state in fp32.
+pub const STATE_STORAGE: StateStorage = StateStorage {
+    full_window: false,
+    conv_bytes: 2,
+    ssm_bytes: 4,
+};
+
+/// The recurrent-state slots and their bytes on one GPU for a static part of `rest` bytes (after
+/// the weights): `(slots, bytes)`; `(0, 0)` without recurrent layers.
+pub fn mamba_slots(s: &Sglang, per_req: u64, rest: u64) -> (u64, u64) {
+    if per_req == 0 {
+        return (0, 0);
+    }
+    let slots = match s.max_mamba_cache_size {
+        Some(n) => u64::from(n),
+        None => {
+            let r = s
+                .mamba_full_memory_ratio
+                .filter(|r| r.is_finite() && *r >= 0.0)
+                .unwrap_or(DEFAULT_MAMBA_FULL_MEMORY_RATIO);
+            (rest as f64 * r / (1.0 + r) / per_req as f64) as u64
+        }
+    };
+    (slots, mul(slots, per_req))
 }
 
 /// The default `mem_fraction_static` for a card of `capacity` bytes and `tp` GPUs, rounded to three
@@ -131,7 +177,10 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         a.vision.map_or(base, |v| base * vlm_fraction_factor(&v))
     });
     let static_bytes = fraction_of(free_before, mfs);
-    let pool = static_bytes.saturating_sub(weights);
+    let rest = static_bytes.saturating_sub(weights);
+    let per_req = kv_cache::state_per_sequence(a, tp, STATE_STORAGE);
+    let (slots, state_bytes) = mamba_slots(s, per_req, rest);
+    let pool = rest.saturating_sub(state_bytes);
     let kv_format = match s.kv_cache_dtype.as_deref() {
         Some(d) if d.starts_with("fp8") => KvCacheFormat::Fp8,
         _ => inp.kv_cache,
@@ -151,6 +200,12 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         || (mul(tokens, 512) / context_len.max(1)).clamp(2048, 4096),
         u64::from,
     );
+    // A hybrid model runs at most as many requests as it has state slots.
+    let max_reqs = if per_req > 0 {
+        max_reqs.min(slots)
+    } else {
+        max_reqs
+    };
     let req_pool = prod(&[4, add(max_reqs, 1), add(context_len, 4)]);
     let graphs = prod(&[
         running.min(256),
@@ -159,7 +214,7 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         u64::from(a.hidden),
         inp.weights.compute_bytes(),
     ]);
-    let failure = if pool == 0 {
+    let failure = if pool == 0 || (per_req > 0 && slots == 0) {
         Some(StartFailure::NoRoomForKvCache)
     } else if tokens < context_len {
         Some(StartFailure::MaxModelLenTooLong {
@@ -173,6 +228,7 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
             (ComponentId::KvCache, pool),
+            (ComponentId::RecurrentState, state_bytes),
             (ComponentId::Activations, activation),
             (ComponentId::CudaContext, context),
             (ComponentId::CommunicationBuffers, nccl),
@@ -182,8 +238,13 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         report: Some(KvReport {
             kv_cache_bytes: pool,
             kv_cache_tokens: tokens,
-            max_concurrency: ratio(tokens, context_len),
+            max_concurrency: if per_req > 0 {
+                ratio(tokens, context_len).min(slots as f64)
+            } else {
+                ratio(tokens, context_len)
+            },
             budget_bytes: Some(static_bytes),
+            state_bytes,
         }),
         host_bytes: 0,
         failure,

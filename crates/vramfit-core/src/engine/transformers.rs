@@ -14,11 +14,22 @@
 //!   one layer's whole cache at each decode step, and the logits with the sampler's fp32 copies.
 //!   A `static` cache is allocated at full length from the start (no transient).
 //!
+//! Hybrid models cache keys and values in their attention layers only (the transient and
+//! `repeat_kv` are one attention layer's) and keep, per sequence and recurrent layer, a state
+//! allocated once, whatever the length: Mamba-2 caches
+//! (`modeling_bamba.py::HybridMambaAttentionDynamicCache`, shared by Granite 4.0-H, Nemotron-H and
+//! Falcon-H1) hold the whole convolution window `conv_dim × d_conv` and the SSM state `heads ×
+//! head_dim × d_state`, both in the model dtype; Qwen3-Next's `Qwen3NextDynamicCache` pads the
+//! convolution input to the kernel (`conv_dim × d_conv`, model dtype) and keeps the recurrent state
+//! the DeltaNet kernels return in fp32 (`torch_chunk_gated_delta_rule` computes in fp32).
+//!
 //! Plus the CUDA context, cuBLAS workspace and the allocator's segment rounding.
 
+use crate::budget::kv_cache::StateStorage;
 use crate::budget::{components, kv_cache, reserve, runtime, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
 use crate::bytes::{add, div, div_ceil, mul, prod, sum};
+use crate::model::RecurrentKind;
 use serde::{Deserialize, Serialize};
 
 /// `generate` settings.
@@ -83,9 +94,18 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
     let layer_kv = |tokens: u64| {
         div(
             mul(kv_cache::per_sequence(a, tokens, 1, bits), batch),
-            u64::from(a.layers.max(1)),
+            u64::from(a.self_attention_layers().max(1)),
         )
     };
+    let storage = StateStorage {
+        full_window: true,
+        conv_bytes: p,
+        ssm_bytes: match a.recurrent().map(|r| r.kind) {
+            Some(RecurrentKind::GatedDeltaNet) => 4,
+            _ => p,
+        },
+    };
+    let states = mul(kv_cache::state_per_sequence(a, 1, storage), batch);
 
     let mlp = add(
         prod(&[3, batch, prompt, i, p]),
@@ -121,6 +141,7 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
             (ComponentId::KvCache, cache),
+            (ComponentId::RecurrentState, div_ceil(states, devices)),
             (ComponentId::Activations, working),
             (ComponentId::CudaContext, inp.cuda_context_bytes),
             (
@@ -137,6 +158,7 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
             kv_cache_tokens: mul(total, batch),
             max_concurrency: batch as f64,
             budget_bytes: None,
+            state_bytes: states,
         }),
         host_bytes: 0,
         failure: None,

@@ -46,8 +46,37 @@
 //!   up to 0.10). Their pool holds the per-layer outputs of the largest captured decode batch:
 //!   `min(max_num_seqs, 256 (V0) | 512 (V1)) × layers × 8·H × b`; on the public profiles this gives
 //!   0.16 / 0.38 / 0.50 GiB against 0.17 / 0.41 / 0.67 measured (fp16 cases), an estimate only.
+//! - **Hybrid models** (Mamba-2 / gated DeltaNet layers beside attention). Each recurrent layer
+//!   keeps one state per request (`budget::kv_cache::state_per_layer`: conv `(d_conv − 1) ×
+//!   conv_dim/tp` and SSM `heads/tp × head_dim × state`, shapes from
+//!   `layers/mamba/mamba_utils.py::MambaStateShapeCalculator`), in `--mamba-cache-dtype` and
+//!   `--mamba-ssm-cache-dtype` (`auto`: the model dtype, `MambaStateDtypeCalculator`; Qwen3.5 and
+//!   Nemotron-H take the checkpoint's `mamba_ssm_dtype` / `mamba_ssm_cache_dtype`,
+//!   `models/config.py::Qwen3_5ForConditionalGenerationConfig` / `NemotronHForCausalLMConfig`).
+//!   - V0 (`models/mamba_cache.py::MambaCacheManager`, built in the model's first forward, i.e.
+//!     inside the profile run): conv and SSM tensors for `pad_for_cudagraph(max_num_seqs)`
+//!     requests × every recurrent layer, counted before the KV cache; the KV cache then covers
+//!     the attention layers only.
+//!   - V1 (the hybrid KV cache manager) keeps states and keys/values in **one pool of pages of one
+//!     size** (`models/config.py::HybridAttentionMambaModelConfig.verify_and_update_config`): the
+//!     attention block grows to the smallest multiple of 16 tokens (32 for head size 256 on
+//!     Blackwell) whose page holds one layer's state, `block = 16 · ⌈state / (16 · kv bytes per
+//!     token and layer)⌉`, and the state page is padded to that page. Layers are grouped by kind
+//!     into groups of `G` layers (`core/kv_cache_utils.py::_get_kv_cache_groups_uniform_page_size`:
+//!     `G` = the smaller layer count, or the larger when it is under 1.5 × the smaller);
+//!     `num_blocks = pool / page / G` (`get_kv_cache_config_from_groups`, `get_num_blocks`). Every
+//!     running request takes one block per recurrent group (`MambaSpec.max_memory_usage_bytes`,
+//!     prefix caching off: vLLM turns it off for hybrid models up to 0.11) and
+//!     `⌈tokens / block⌉` per attention group. vLLM prints `num_blocks / groups × block` tokens
+//!     (`_report_kv_cache_config`) and `num_blocks / (attention groups · ⌈max_model_len / block⌉ +
+//!     recurrent groups)` as the maximum concurrency (`get_max_concurrency_for_kv_cache_config`).
+//!     The states of the running requests (`min(sequences, max_num_seqs)`) are the pool's
+//!     `RecurrentState` part, the rest its `KvCache`. Check: Qwen3-Next-80B-A3B on two H200, 0.10.2,
+//!     44.59 GiB pool: block 544, state padded by 1.49 %, 973,760 tokens, 14.77× at 262,144 (a
+//!     public start-up log, reproduced in the tests).
 
 use super::{fraction_of, ratio};
+use crate::budget::kv_cache::StateStorage;
 use crate::budget::Card;
 use crate::budget::{
     activations, components, kv_cache, runtime, weights, BudgetInputs, ComponentId,
@@ -107,6 +136,14 @@ pub struct Vllm {
     /// `--max-loras` (default 1): adapter slots kept on the GPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_loras: Option<u32>,
+    /// `--mamba-cache-dtype` (hybrid models' convolution state): `auto` (the model dtype),
+    /// `float32`, `float16`, `bfloat16`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mamba_cache_dtype: Option<String>,
+    /// `--mamba-ssm-cache-dtype` (hybrid models' SSM state): `auto` (as the convolution state, or
+    /// the checkpoint's for Qwen3.5 / Nemotron-H), `float32`, `float16`, `bfloat16`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mamba_ssm_cache_dtype: Option<String>,
 }
 
 fn default_util() -> f64 {
@@ -126,6 +163,8 @@ impl Default for Vllm {
             enforce_eager: false,
             max_lora_rank: None,
             max_loras: None,
+            mamba_cache_dtype: None,
+            mamba_ssm_cache_dtype: None,
         }
     }
 }
@@ -158,6 +197,148 @@ impl Vllm {
             Some(s) if s.starts_with("fp8") => KvCacheFormat::Fp8,
             _ => inp.kv_cache,
         }
+    }
+
+    /// How vLLM stores a hybrid model's recurrent states (see the module doc).
+    pub fn state_storage(&self, inp: &BudgetInputs) -> StateStorage {
+        let model = StateStorage::model_dtype(inp.arch, inp.weights.compute_bytes());
+        let conv_bytes = dtype_bytes(self.mamba_cache_dtype.as_deref()).unwrap_or(model.conv_bytes);
+        let ssm_bytes = match dtype_bytes(self.mamba_ssm_cache_dtype.as_deref()) {
+            Some(b) => b,
+            // `auto`: as the convolution state, unless the checkpoint asks for fp32.
+            None if model.ssm_bytes > model.conv_bytes => model.ssm_bytes,
+            None => conv_bytes,
+        };
+        StateStorage {
+            full_window: false,
+            conv_bytes,
+            ssm_bytes,
+        }
+    }
+}
+
+/// Bytes per element of a `--mamba-cache-dtype` value; `None` for `auto` or absent.
+fn dtype_bytes(name: Option<&str>) -> Option<u64> {
+    match name? {
+        "float32" => Some(4),
+        "float16" | "bfloat16" => Some(2),
+        _ => None,
+    }
+}
+
+/// V0's `VllmConfig.pad_for_cudagraph`: a batch padded to the captured size above it (1, 2, 4,
+/// then multiples of 8 up to 512); unchanged with `--enforce-eager` or beyond the largest.
+pub fn pad_for_cudagraph(seqs: u64, enforce_eager: bool) -> u64 {
+    match seqs {
+        _ if enforce_eager => seqs,
+        0..=2 => seqs,
+        3..=4 => 4,
+        5..=512 => round_up(seqs, 8),
+        _ => seqs,
+    }
+}
+
+/// V1's unified pages for a hybrid model (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HybridPages {
+    /// Tokens per attention block (raised so one page holds a layer's state).
+    pub block_tokens: u64,
+    /// Bytes of one page (one block of one layer), attention and state alike.
+    pub page_bytes: u64,
+    /// One layer's state before padding to the page.
+    pub state_bytes: u64,
+    /// Layers per group `G`.
+    pub group_size: u64,
+    /// Attention groups.
+    pub attention_groups: u64,
+    /// Recurrent groups.
+    pub recurrent_groups: u64,
+}
+
+impl HybridPages {
+    /// The pages of `a` on one GPU of a `tp`-way group, with `kv_bits` per cached element and
+    /// states stored as `storage`; `None` without recurrent layers.
+    pub fn new(
+        a: &ModelArch,
+        tp: u64,
+        kv_bits: u64,
+        storage: StateStorage,
+        gpu: Option<GpuArch>,
+    ) -> Option<HybridPages> {
+        let r = a.recurrent()?;
+        let n_rec = a.recurrent_layers_in(0, a.layers);
+        if n_rec == 0 {
+            return None;
+        }
+        let n_attn = u64::from(a.self_attention_layers());
+        let token = mul(a.kv_elements_per_token_layer(tp), kv_bits)
+            .div_ceil(8)
+            .max(1);
+        let state = kv_cache::state_per_layer(&r, tp, storage).max(1);
+        // FlashInfer on Blackwell does not take 16-token blocks with head size 256.
+        let align = if gpu == Some(GpuArch::Blackwell) && a.head_dim == 256 {
+            32
+        } else {
+            16
+        };
+        let block_tokens = if n_attn == 0 {
+            0
+        } else {
+            mul(align, state.div_ceil(mul(align, token)))
+        };
+        let page_bytes = if n_attn == 0 {
+            state
+        } else {
+            mul(block_tokens, token)
+        };
+        let (lo, hi) = if n_attn == 0 {
+            (n_rec, n_rec)
+        } else {
+            (n_attn.min(n_rec), n_attn.max(n_rec))
+        };
+        // `max < 1.5 · min` → the larger count.
+        let group_size = if 2 * hi < 3 * lo { hi } else { lo };
+        Some(HybridPages {
+            block_tokens,
+            page_bytes,
+            state_bytes: state,
+            group_size,
+            attention_groups: n_attn.div_ceil(group_size),
+            recurrent_groups: n_rec.div_ceil(group_size),
+        })
+    }
+
+    /// Blocks a pool of `pool` bytes holds: `pool / page / G`.
+    pub fn num_blocks(&self, pool: u64) -> u64 {
+        pool / self.page_bytes.max(1) / self.group_size.max(1)
+    }
+
+    /// The tokens vLLM prints for `num_blocks`: `num_blocks / groups × block`.
+    pub fn tokens(&self, num_blocks: u64) -> u64 {
+        let groups = (self.attention_groups + self.recurrent_groups).max(1);
+        mul(num_blocks / groups, self.block_tokens)
+    }
+
+    /// Blocks one request of `max_len` tokens takes: `⌈max_len / block⌉` per attention group and
+    /// one per recurrent group.
+    pub fn blocks_per_request(&self, max_len: u64) -> u64 {
+        let attention = if self.block_tokens == 0 {
+            0
+        } else {
+            mul(self.attention_groups, max_len.div_ceil(self.block_tokens))
+        };
+        add(attention, self.recurrent_groups).max(1)
+    }
+
+    /// Bytes of the states of `requests` running requests (one block per recurrent group, each
+    /// block a page in each of the `G` shared tensors).
+    pub fn state_bytes_for(&self, requests: u64) -> u64 {
+        prod(&[
+            requests,
+            self.recurrent_groups,
+            self.group_size,
+            self.page_bytes,
+        ])
     }
 }
 
@@ -320,18 +501,45 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         if context_inside { context } else { 0 },
     ]);
     let kv_format = v.kv_format(inp);
+    let storage = v.state_storage(inp);
+    let pages = match v.version {
+        VllmVersion::V1 => HybridPages::new(a, tp, kv_format.bits(), storage, inp.gpu_arch),
+        _ => None,
+    };
+    // V0 allocates the states of `pad_for_cudagraph(max_num_seqs)` requests in the profile run.
+    let v0_states = match v.version {
+        VllmVersion::V1 => 0,
+        _ => mul(
+            kv_cache::state_per_sequence(a, tp, storage),
+            pad_for_cudagraph(seqs, v.enforce_eager),
+        ),
+    };
+    let used_before_kv = add(used_before_kv, v0_states);
     let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
-    let kv_bytes = budget.saturating_sub(used_before_kv);
+    let mut kv_bytes = budget.saturating_sub(used_before_kv);
     // Sliding-window layers cost at most `window` tokens per request: spread over max_model_len.
     let per_request = kv_cache::per_sequence(a, max_len, tp, kv_format.bits()).max(1);
     // The block size is at least 16 bytes: `mul` saturates where the product would wrap to 0.
-    let kv_tokens = if per_request >= mul(per_token, max_len) {
+    let mut kv_tokens = if per_request >= mul(per_token, max_len) {
         kv_bytes / mul(BLOCK_TOKENS, per_token) * BLOCK_TOKENS
     } else {
         from_u128(u128::from(kv_bytes) * u128::from(max_len) / u128::from(per_request))
             / BLOCK_TOKENS
             * BLOCK_TOKENS
     };
+    let mut max_concurrency = ratio(kv_tokens, max_len);
+    let mut state_bytes = v0_states;
+    if let Some(p) = pages {
+        // One pool: the states of the running requests come out of it.
+        let blocks = p.num_blocks(kv_bytes);
+        kv_tokens = p.tokens(blocks);
+        max_concurrency = blocks as f64 / p.blocks_per_request(max_len) as f64;
+        let running = seqs
+            .min(inp.sequences.max(1))
+            .min(blocks / p.recurrent_groups.max(1));
+        state_bytes = p.state_bytes_for(running).min(kv_bytes);
+        kv_bytes -= state_bytes;
+    }
     let graphs = if v.enforce_eager {
         0
     } else {
@@ -349,7 +557,11 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     };
     let failure = if budget <= used_before_kv {
         Some(StartFailure::NoRoomForKvCache)
-    } else if kv_tokens < max_len {
+    } else if match pages {
+        // `_check_enough_kv_cache_memory` over the groups: one request's blocks must fit.
+        Some(_) => max_concurrency < 1.0,
+        None => kv_tokens < max_len,
+    } {
         Some(StartFailure::MaxModelLenTooLong {
             kv_tokens,
             max_model_len: max_len,
@@ -369,6 +581,7 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
             (ComponentId::Weights, weights),
             (ComponentId::LoraAdapters, lora),
             (ComponentId::KvCache, kv_bytes),
+            (ComponentId::RecurrentState, state_bytes),
             (ComponentId::Activations, activation),
             (ComponentId::CudaContext, ctx_component),
             (ComponentId::EngineOverhead, overhead_component),
@@ -378,8 +591,9 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         report: Some(KvReport {
             kv_cache_bytes: kv_bytes,
             kv_cache_tokens: kv_tokens,
-            max_concurrency: ratio(kv_tokens, max_len),
+            max_concurrency,
             budget_bytes: Some(budget),
+            state_bytes,
         }),
         host_bytes: 0,
         failure,

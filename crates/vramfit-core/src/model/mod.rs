@@ -29,11 +29,20 @@
 //!   which `replicated` stay whole on every GPU under tensor parallelism.
 //!
 //! Phi-3 stores q/k/v fused as `qkv_proj` and gate/up as `gate_up_proj`: same element counts.
+//!
+//! Hybrid models ([`Hybrid`], `modeling_qwen3_next.py`, `modeling_falcon_h1.py`,
+//! `modeling_nemotron_h.py`, `modeling_granitemoehybrid.py`) give each layer its mixers: attention,
+//! a recurrent state layer (Mamba-2 or gated DeltaNet, shapes in [`hybrid`]), or both (Falcon-H1);
+//! Nemotron-H's layers hold one block each (a Mamba-2 mixer, attention, or a non-gated ReLU² MLP
+//! `up`/`down`, one norm). Qwen3-Next's attention projects a per-head output gate with the query
+//! (`q_proj` twice as wide) and its shared expert has a one-row `shared_expert_gate`.
 
 use serde::{Deserialize, Serialize};
 
+pub mod hybrid;
 mod tensor;
 
+pub use hybrid::{Hybrid, LayerSet, Recurrent, RecurrentKind};
 #[cfg(test)]
 pub use tensor::under_any;
 pub use tensor::{ModulePatterns, Split, Tensor, TensorKind};
@@ -71,11 +80,22 @@ pub enum Family {
     /// BERT encoders (`bert`, for fine-tuning budgets): learned positions, token types, LayerNorm
     /// with biases, biases on every linear, a plain GELU MLP, a pooler and a 2-label classifier.
     Bert,
+    /// Qwen3-Next (`qwen3_next`; also Qwen3.5): gated DeltaNet layers with gated attention every
+    /// `full_attention_interval`-th layer, q/k norms, MoE with a gated shared expert.
+    Qwen3Next,
+    /// Falcon-H1 (`falcon_h1`): attention and Mamba-2 side by side in every layer, dense MLP.
+    FalconH1,
+    /// Nemotron-H (`nemotron_h`): one block per layer (Mamba-2, attention or a ReLU² MLP) from
+    /// `hybrid_override_pattern`, one norm per layer.
+    NemotronH,
+    /// Granite 4.0-H (`granitemoehybrid`): Mamba-2 or attention per layer (`layer_types`), each
+    /// followed by MoE experts and a shared MLP.
+    GraniteMoeHybrid,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 14] = [
+    pub const ALL: [Family; 18] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -90,6 +110,10 @@ impl Family {
         Family::GptOss,
         Family::Llama4,
         Family::Bert,
+        Family::Qwen3Next,
+        Family::FalconH1,
+        Family::NemotronH,
+        Family::GraniteMoeHybrid,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -109,6 +133,10 @@ impl Family {
             Family::GptOss => "gpt_oss",
             Family::Llama4 => "llama4_text",
             Family::Bert => "bert",
+            Family::Qwen3Next => "qwen3_next",
+            Family::FalconH1 => "falcon_h1",
+            Family::NemotronH => "nemotron_h",
+            Family::GraniteMoeHybrid => "granitemoehybrid",
         }
     }
 
@@ -129,13 +157,34 @@ impl Family {
 
     /// Whether each layer normalises queries and keys per head with learned weights.
     pub fn qk_norm(self) -> bool {
-        matches!(self, Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe)
+        matches!(
+            self,
+            Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe | Family::Qwen3Next
+        )
+    }
+
+    /// Whether the attention's `q_proj` also projects a per-head output gate (Qwen3-Next
+    /// `Qwen3NextAttention`: `num_attention_heads · head_dim · 2` rows).
+    pub fn attention_output_gate(self) -> bool {
+        matches!(self, Family::Qwen3Next)
+    }
+
+    /// Whether the dense MLP is gated (gate, up, down); Nemotron-H's is `up`/`down` with ReLU²
+    /// (`NemotronHMLP`), BERT's a plain GELU MLP.
+    pub fn gated_mlp(self) -> bool {
+        !matches!(self, Family::NemotronH | Family::Bert)
+    }
+
+    /// Whether the shared expert has a one-row sigmoid gate (`shared_expert_gate`, Qwen3-Next).
+    pub fn shared_expert_gate(self) -> bool {
+        matches!(self, Family::Qwen3Next)
     }
 
     /// RMSNorm weights per decoder layer.
     pub fn norms_per_layer(self) -> u64 {
         match self {
             Family::Gemma2 | Family::Gemma3 => 4,
+            Family::NemotronH => 1,
             _ => 2,
         }
     }
@@ -143,7 +192,10 @@ impl Family {
     /// Whether the MLP intermediate stays alive through `down_proj` in vLLM's forward
     /// (`qwen2.py::Qwen2MLP.forward` keeps `gate_up`; `llama.py::LlamaMLP.forward` drops it).
     pub fn keeps_gate_up(self) -> bool {
-        matches!(self, Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe)
+        matches!(
+            self,
+            Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe | Family::Qwen3Next
+        )
     }
 }
 
@@ -262,6 +314,9 @@ pub struct ModelArch {
     /// Vision tower, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vision: Option<Vision>,
+    /// Recurrent state layers beside or instead of attention (hybrid models), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hybrid: Option<Hybrid>,
 }
 
 impl ModelArch {
@@ -294,7 +349,56 @@ impl ModelArch {
             moe: None,
             mla: None,
             vision: None,
+            hybrid: None,
         }
+    }
+
+    /// Whether decoder layer `i` has self-attention (every layer but a hybrid's recurrent-only
+    /// and MLP-only layers).
+    pub fn has_attention(&self, i: u32) -> bool {
+        self.hybrid.is_none_or(|h| h.attention_layers.contains(i))
+    }
+
+    /// Whether decoder layer `i` runs a recurrent state mixer.
+    pub fn has_recurrent(&self, i: u32) -> bool {
+        self.hybrid.is_some_and(|h| h.recurrent_layers.contains(i))
+    }
+
+    /// Whether decoder layer `i` has an MLP or MoE block.
+    pub fn has_mlp(&self, i: u32) -> bool {
+        self.hybrid.is_none_or(|h| h.mlp_layers.contains(i))
+    }
+
+    /// What decides decoder layer `i`'s tensors besides its index: MoE, attention, recurrent and
+    /// MLP, one bit each. Layers with the same key hold tensors of the same shapes.
+    pub fn layer_key(&self, i: u32) -> u8 {
+        u8::from(self.is_moe_layer(i))
+            | u8::from(self.has_attention(i)) << 1
+            | u8::from(self.has_recurrent(i)) << 2
+            | u8::from(self.has_mlp(i)) << 3
+    }
+
+    /// The recurrent mixer, when the model has one.
+    pub fn recurrent(&self) -> Option<Recurrent> {
+        self.hybrid.map(|h| h.mixer)
+    }
+
+    /// How many of the decoder layers `lo..hi` keep a self-attention KV cache (counted): the
+    /// first [`ModelArch::self_attention_layers`] layers, or a hybrid's attention layers.
+    pub fn attention_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        match self.hybrid {
+            Some(h) => h.attention_layers.count_in(lo, hi.min(self.layers)),
+            None => {
+                let hi = hi.min(self.self_attention_layers());
+                u64::from(hi.saturating_sub(lo))
+            }
+        }
+    }
+
+    /// How many of the decoder layers `lo..hi` run a recurrent mixer (counted).
+    pub fn recurrent_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        self.hybrid
+            .map_or(0, |h| h.recurrent_layers.count_in(lo, hi.min(self.layers)))
     }
 
     /// Whether decoder layer `i` is a MoE layer.
@@ -373,8 +477,13 @@ impl ModelArch {
         }
     }
 
-    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers).
+    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers; a hybrid
+    /// model's attention layers).
     pub fn self_attention_layers(&self) -> u32 {
+        if let Some(h) = self.hybrid {
+            // At most `layers` ≤ 1024 layers: the count fits.
+            return u32::try_from(h.attention_layers.count_in(0, self.layers)).unwrap_or(u32::MAX);
+        }
         self.layers
             - self
                 .vision
@@ -406,12 +515,22 @@ impl ModelArch {
     /// Whether `n` GPUs can split this model by tensor parallelism the way vLLM requires
     /// (`ModelConfig.verify_with_parallel_config`: query heads divisible by `n`; KV heads divisible by
     /// `n`, or `n` divisible by the KV heads, which are then replicated).
+    /// A recurrent mixer needs its heads divisible by `n` (`divide(num_heads, tp)` in
+    /// `mamba_utils.py`), DeltaNet its key heads too, and Mamba-2 its groups divisible or a single
+    /// group (`MambaMixer2`).
     pub fn tensor_parallel_ok(&self, n: u32) -> bool {
         n >= 1
             && self.heads.is_multiple_of(n)
             && (self.mla.is_some()
                 || self.kv_heads.is_multiple_of(n)
                 || n.is_multiple_of(self.kv_heads))
+            && self.recurrent().is_none_or(|r| {
+                r.heads.is_multiple_of(n)
+                    && match r.kind {
+                        RecurrentKind::GatedDeltaNet => r.groups.is_multiple_of(n),
+                        RecurrentKind::Mamba2 => r.groups.is_multiple_of(n) || r.groups == 1,
+                    }
+            })
     }
 }
 

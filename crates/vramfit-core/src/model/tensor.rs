@@ -2,12 +2,13 @@
 //! architecture ([`ModelArch::tensors`]) whose sum is the exact parameter count. The shapes follow
 //! the Hugging Face modelling files listed in the parent module's documentation.
 //!
-//! Budgets never walk every layer: decoder layers come in at most two kinds (dense and MoE) with
-//! identical tensors, so [`ModelArch::layer_kinds`] gives each kind once with its count, and the
-//! tensors outside the layers come from [`ModelArch::outer_tensors`]. [`ModulePatterns`] answers
+//! Budgets never walk every layer: decoder layers come in a few kinds (dense and MoE; for hybrid
+//! models also by mixer, [`ModelArch::layer_key`]) with identical tensors, so
+//! [`ModelArch::layer_kinds`] gives each kind once with its count, and the tensors outside the
+//! layers come from [`ModelArch::outer_tensors`]. [`ModulePatterns`] answers
 //! which tensors a checkpoint's `unquantized_modules` cover without building a path string.
 
-use super::{Family, ModelArch};
+use super::{Family, ModelArch, Recurrent, RecurrentKind};
 use crate::bytes::{mul, prod, sum};
 use std::collections::BTreeMap;
 
@@ -60,6 +61,16 @@ pub enum TensorKind {
     Bias,
     /// The vision tower, as one block.
     Vision,
+    /// A recurrent mixer's input projection (Mamba-2 `in_proj`; DeltaNet `in_proj_qkvz` with
+    /// `in_proj_ba`; GGUF `ssm_in`).
+    SsmIn,
+    /// A recurrent mixer's depthwise convolution (`conv1d`; GGUF `ssm_conv1d`, kept in f32).
+    SsmConv,
+    /// A recurrent mixer's output projection (`out_proj`; GGUF `ssm_out`).
+    SsmOut,
+    /// A recurrent mixer's per-head vectors (`A_log`, `D`, `dt_bias`; GGUF `ssm_a`, `ssm_d`,
+    /// `ssm_dt.bias`).
+    SsmHead,
 }
 
 impl TensorKind {
@@ -75,6 +86,8 @@ impl TensorKind {
                 | TensorKind::Norm
                 | TensorKind::Bias
                 | TensorKind::Vision
+                | TensorKind::SsmConv
+                | TensorKind::SsmHead
         )
     }
 
@@ -177,6 +190,10 @@ impl Tensor {
             TensorKind::Router => "mlp.gate",
             TensorKind::Norm => "norm",
             TensorKind::Bias => "bias",
+            TensorKind::SsmIn => "mamba.in_proj",
+            TensorKind::SsmConv => "mamba.conv1d",
+            TensorKind::SsmOut => "mamba.out_proj",
+            TensorKind::SsmHead => "mamba.A_log",
         }
     }
 }
@@ -284,6 +301,45 @@ fn normalise(p: &str) -> &str {
         .trim_start_matches("model.")
 }
 
+/// The tensors of one recurrent mixer (shapes in `model::hybrid`). Tensor parallelism splits the
+/// projections, the convolution and the per-head vectors with the heads (vLLM `MambaMixer2`,
+/// `Qwen3NextGatedDeltaNet`: column-parallel `in_proj`, row-parallel `out_proj`); DeltaNet's norm
+/// of one head's width is whole on every GPU, as is the bias of the row-parallel `out_proj`.
+fn push_recurrent(add: &mut impl FnMut(TensorKind, Split, u64, u64, u64), r: &Recurrent, h: u64) {
+    use Split::{ByGpu, Mixed, Replicated};
+    use TensorKind as K;
+    let inner = r.inner();
+    let heads = u64::from(r.heads);
+    let conv_dim = r.conv_dim();
+    let (head_rows, per_head) = match r.kind {
+        // dt (Mamba-2) or b and a (DeltaNet) per head in the input projection; A_log, D and
+        // dt_bias (Mamba-2) or A_log and dt_bias (DeltaNet) as vectors.
+        RecurrentKind::Mamba2 => (heads, 3),
+        RecurrentKind::GatedDeltaNet => (2 * heads, 2),
+    };
+    let in_rows = 2 * inner + r.group_width() + head_rows;
+    add(K::SsmIn, ByGpu, in_rows, h, 1);
+    add(K::SsmConv, ByGpu, conv_dim, u64::from(r.conv_kernel), 1);
+    if r.conv_bias {
+        add(K::Bias, ByGpu, conv_dim, 1, 1);
+    }
+    add(K::SsmHead, ByGpu, heads, 1, per_head);
+    if r.norm {
+        match r.kind {
+            RecurrentKind::Mamba2 => add(K::Norm, ByGpu, inner, 1, 1),
+            RecurrentKind::GatedDeltaNet => add(K::Norm, Replicated, u64::from(r.head_dim), 1, 1),
+        }
+    }
+    add(K::SsmOut, ByGpu, h, inner, 1);
+    if r.proj_bias {
+        let split = Mixed {
+            kv_rows: 0,
+            replicated_rows: h,
+        };
+        add(K::Bias, split, in_rows + h, 1, 1);
+    }
+}
+
 impl ModelArch {
     /// Every weight tensor, in load order. This walks every layer: budgets use
     /// [`ModelArch::outer_tensors`] and [`ModelArch::layer_kinds`] instead.
@@ -313,6 +369,22 @@ impl ModelArch {
         let hi = hi.min(self.layers);
         if hi <= lo {
             return Vec::new();
+        }
+        if self.hybrid.is_some() {
+            // Mixers vary layer by layer: one look-up per layer (at most 1024), one entry per key.
+            let mut out: Vec<(u32, u64)> = Vec::with_capacity(4);
+            let mut keys: Vec<u8> = Vec::with_capacity(4);
+            for i in lo..hi {
+                let key = self.layer_key(i);
+                match keys.iter().position(|&k| k == key) {
+                    Some(j) => out[j].1 += 1,
+                    None => {
+                        keys.push(key);
+                        out.push((i, 1));
+                    }
+                }
+            }
+            return out;
         }
         let moe = self.moe_layers_in(lo, hi);
         let dense = u64::from(hi - lo) - moe;
@@ -383,6 +455,7 @@ impl ModelArch {
         let kv = u64::from(self.kv_heads) * hd;
         let fam = self.family;
         let layer = Some(i);
+        let attention = self.has_attention(i);
         let mut add = |kind, split, rows: u64, cols: u64, count: u64| {
             if prod(&[rows, cols, count]) > 0 {
                 out.push(Tensor {
@@ -397,7 +470,8 @@ impl ModelArch {
         };
         use Split::{ByGpu, ByKvHead, Mixed, Replicated};
         use TensorKind as K;
-        match self.mla {
+        match self.mla.filter(|_| attention) {
+            _ if !attention => {}
             Some(m) => {
                 let heads = u64::from(self.heads);
                 let qk = u64::from(m.qk_nope_head_dim) + u64::from(m.qk_rope_head_dim);
@@ -423,7 +497,13 @@ impl ModelArch {
                 add(K::AttnOutput, ByGpu, h, heads * u64::from(m.v_head_dim), 1);
             }
             None => {
-                add(K::AttnQ, ByGpu, q, h, 1);
+                // Qwen3-Next's query projection also yields the per-head output gate.
+                let q_rows = if fam.attention_output_gate() {
+                    2 * q
+                } else {
+                    q
+                };
+                add(K::AttnQ, ByGpu, q_rows, h, 1);
                 add(K::AttnK, ByKvHead, kv, h, 1);
                 add(K::AttnV, ByKvHead, kv, h, 1);
                 add(K::AttnOutput, ByGpu, h, q, 1);
@@ -455,7 +535,11 @@ impl ModelArch {
                 }
             }
         }
+        if let Some(r) = self.recurrent().filter(|_| self.has_recurrent(i)) {
+            push_recurrent(&mut add, &r, h);
+        }
         match self.moe.filter(|_| self.is_moe_layer(i)) {
+            _ if !self.has_mlp(i) => {}
             Some(m) => {
                 let e = u64::from(m.experts);
                 let ie = u64::from(m.expert_intermediate);
@@ -479,6 +563,10 @@ impl ModelArch {
                 add(K::FfnGateShexp, ByGpu, is, h, 1);
                 add(K::FfnUpShexp, ByGpu, is, h, 1);
                 add(K::FfnDownShexp, ByGpu, h, is, 1);
+                if fam.shared_expert_gate() && is > 0 {
+                    // `shared_expert_gate`: hidden → 1, replicated (`qwen3_next.py`).
+                    add(K::Router, Replicated, 1, h, 1);
+                }
             }
             None if fam.is_encoder() => {
                 let im = u64::from(self.intermediate);
@@ -492,7 +580,9 @@ impl ModelArch {
             }
             None => {
                 let im = u64::from(self.intermediate);
-                add(K::FfnGate, ByGpu, im, h, 1);
+                if fam.gated_mlp() {
+                    add(K::FfnGate, ByGpu, im, h, 1);
+                }
                 add(K::FfnUp, ByGpu, im, h, 1);
                 add(K::FfnDown, ByGpu, h, im, 1);
             }
@@ -517,7 +607,7 @@ impl ModelArch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Mla, Moe, Vision};
+    use crate::model::{Hybrid, LayerSet, Mla, Moe, Recurrent, RecurrentKind, Vision};
 
     fn archs() -> Vec<ModelArch> {
         let dense = ModelArch::dense(Family::Qwen3, 14, 64, 8, 2, 16, 128, 1000, false, 4096);
@@ -548,7 +638,57 @@ mod tests {
             config_hidden: 64,
         });
         let bert = ModelArch::dense(Family::Bert, 5, 64, 4, 4, 16, 256, 500, true, 512);
-        vec![dense, moe, bert]
+        // Nemotron-H-like: one block per layer, from a pattern.
+        let pattern = "M-M*-MM-*M-";
+        let mut nemo = ModelArch::dense(Family::NemotronH, 11, 64, 4, 2, 16, 96, 300, false, 4096);
+        nemo.hybrid = Some(Hybrid {
+            mixer: Recurrent {
+                kind: RecurrentKind::Mamba2,
+                heads: 8,
+                head_dim: 16,
+                state: 8,
+                groups: 2,
+                conv_kernel: 4,
+                conv_bias: true,
+                proj_bias: true,
+                norm: true,
+                ssm_f32: false,
+            },
+            recurrent_layers: LayerSet::from_pattern(pattern, b'M'),
+            attention_layers: LayerSet::from_pattern(pattern, b'*'),
+            mlp_layers: LayerSet::from_pattern(pattern, b'-'),
+        });
+        // Qwen3-Next-like: DeltaNet with attention every 4th layer, MoE everywhere.
+        let mut next = ModelArch::dense(Family::Qwen3Next, 9, 64, 4, 2, 16, 96, 300, false, 4096);
+        next.moe = Some(Moe {
+            experts: 4,
+            active: 2,
+            expert_intermediate: 32,
+            shared_intermediate: 32,
+            first_dense_layers: 0,
+            moe_every: 1,
+            router_bias: false,
+            expert_bias: false,
+        });
+        let attention = LayerSet::every(9, 4, 3);
+        next.hybrid = Some(Hybrid {
+            mixer: Recurrent {
+                kind: RecurrentKind::GatedDeltaNet,
+                heads: 4,
+                head_dim: 16,
+                state: 16,
+                groups: 2,
+                conv_kernel: 4,
+                conv_bias: false,
+                proj_bias: false,
+                norm: true,
+                ssm_f32: false,
+            },
+            recurrent_layers: LayerSet::first(9).without(attention),
+            attention_layers: attention,
+            mlp_layers: LayerSet::first(9),
+        });
+        vec![dense, moe, bert, nemo, next]
     }
 
     #[test]
@@ -564,7 +704,7 @@ mod tests {
                     for (rep, _) in kinds {
                         // Every layer of the kind has the representative's shapes.
                         for i in lo..hi {
-                            if a.is_moe_layer(i) == a.is_moe_layer(rep) {
+                            if a.layer_key(i) == a.layer_key(rep) {
                                 let strip = |v: Vec<Tensor>| {
                                     v.into_iter()
                                         .map(|t| Tensor { layer: None, ..t })
