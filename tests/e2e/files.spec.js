@@ -37,12 +37,15 @@ test('a GGUF header is read in the page in under a second and becomes the scenar
     await expect(page.getByTestId('file-tensors')).toHaveText(String(count));
     await expect(page.getByTestId('file-bytes')).toContainText(`(${tensorBytes.toLocaleString('en-US')} B)`);
     await expect(page.getByTestId('file-arch')).toContainText('block_count 32');
-    await expect(page.getByTestId('file-applied')).toContainText('now uses this architecture');
+    await expect(page.getByTestId('file-applied')).toContainText('exact weight bytes');
     await expect(page.getByTestId('file-check')).toContainText('gguf-q4_k_m');
     // The scenario now holds the file's architecture (as a config.json) and format.
     await expect(page.getByTestId('weights')).toHaveValue('gguf-q4_k_m');
     await expect(page.getByTestId('model')).toHaveValue('');
     await expect(page.getByTestId('config-summary')).toContainText('32 layers');
+    // The weights on the card are the file's exact bytes (one GPU: the whole model).
+    await expect(page.getByTestId('row-weights')).toContainText((tensorBytes / 2 ** 30).toFixed(2));
+    await expect.poll(() => page.url()).toContain(`weights_bytes=${tensorBytes}`);
     const verdict = await page.getByTestId('verdict').textContent();
     const total = await page.getByTestId('per-gpu-gib').textContent();
     // A shared link reproduces it without the file.

@@ -101,6 +101,8 @@ test('window.vramfit in the app: catalog(), version, and a JSON error for bad in
   expect(r.models).toContain('llama-3.1-8b-instruct');
   expect(r.models.length).toBeGreaterThanOrEqual(50);
   expect(r.gpus).toContain('rtx-4090');
+  // Unified-memory machines are cards like any other.
+  expect(r.gpus).toContain('dgx-spark');
   expect(r.pipelines).toContain('flux1-dev');
   expect(r.modelKeys).toEqual(['arch', 'hf_aliases', 'hf_repo', 'id', 'name', 'published_params', 'source']);
   const cargo = fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8');

@@ -49,6 +49,13 @@ test('the search box filters the catalog', async ({ page }) => {
   expect(options.some((o) => o.includes('Qwen'))).toBeFalsy();
 });
 
+test('a unified-memory machine is picked from the card list like any card', async ({ page }) => {
+  await page.goto('./?model=qwen3-8b&lang=en');
+  await page.getByTestId('gpu').selectOption('apple-m4-max-128gb');
+  await expect(page.getByTestId('verdict')).toContainText('M4 Max');
+  await expect.poll(() => page.url()).toContain('gpu=apple-m4-max-128gb');
+});
+
 test('a shared URL reproduces the same view', async ({ page, context }) => {
   await page.goto('./');
   await page.getByTestId('model').selectOption('mistral-7b-instruct-v0.3');

@@ -190,7 +190,13 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
         _ => KvCacheFormat::Bf16,
     });
     Ok(Prepared {
-        footprint: Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules),
+        footprint: {
+            let f = Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules);
+            match scenario.weights_bytes {
+                Some(exact) => f.scaled_to(exact),
+                None => f,
+            }
+        },
         arch,
         entry,
         kv_format,

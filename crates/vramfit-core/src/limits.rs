@@ -25,6 +25,9 @@ pub(crate) const MAX_GPUS: u32 = 64;
 /// Most entries of `unquantized_modules` accepted (real checkpoints list a handful: the head, a
 /// vision tower, a few layers' MLPs).
 pub const MAX_UNQUANTIZED_MODULES: usize = 256;
+/// Most exact weight bytes a scenario accepts (64 TiB: well above any checkpoint, 2 T parameters
+/// in fp32 are 8 TiB, and far below where the byte arithmetic saturates).
+pub(crate) const MAX_WEIGHTS_BYTES: u64 = 1 << 46;
 /// Longest module path accepted in `unquantized_modules`, bytes.
 pub(crate) const MAX_MODULE_PATH_LEN: usize = 256;
 
@@ -98,6 +101,8 @@ pub enum Field {
     Generation(&'static str),
     /// `unquantized_modules` (too many entries, or one too long).
     UnquantizedModules,
+    /// `weights_bytes` (zero, or more than any checkpoint).
+    WeightsBytes,
 }
 
 /// Why a field was rejected, with the accepted range.

@@ -14,6 +14,7 @@
 //! | `headroom` | `headroom_percent` |
 //! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
 //! | `unquantized` | `unquantized_modules` (compact JSON array) |
+//! | `weights_bytes` | `weights_bytes` (exact tensor bytes from the user's file headers) |
 //!
 //! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
 //! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
@@ -82,6 +83,9 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     out.push(("headroom", s.headroom_percent.to_string()));
     if let Some(e) = &s.engine {
         out.push(("engine", serde_json::to_string(e).unwrap_or_default()));
+    }
+    if let Some(bytes) = s.weights_bytes {
+        out.push(("weights_bytes", bytes.to_string()));
     }
     if !s.unquantized_modules.is_empty() {
         out.push((
@@ -201,6 +205,13 @@ fn fall_back(
                 };
                 ("engine", serde_json::to_string(&old).unwrap_or_default())
             }
+            Field::WeightsBytes => (
+                "weights_bytes",
+                s.weights_bytes
+                    .take()
+                    .map(|b| b.to_string())
+                    .unwrap_or_default(),
+            ),
             Field::UnquantizedModules => (
                 "unquantized",
                 serde_json::to_string(&std::mem::take(&mut s.unquantized_modules))
@@ -303,6 +314,10 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
         }
         "n" => set(&mut s.hardware.count, whole(value)),
         "cuda_ctx" => set(&mut s.hardware.cuda_context_mib, whole(value).map(Some)),
+        "weights_bytes" => set(
+            &mut s.weights_bytes,
+            value.trim().parse::<u64>().ok().map(Some),
+        ),
         "unquantized" => set(
             &mut s.unquantized_modules,
             serde_json::from_str::<Vec<String>>(value).ok(),

@@ -24,7 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::limits::{
     check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, MAX_GPUS, MAX_HEADROOM_PERCENT,
-    MAX_MODULE_PATH_LEN, MAX_UNQUANTIZED_MODULES, MIN_HEADROOM_PERCENT, SCENARIO_VERSION,
+    MAX_MODULE_PATH_LEN, MAX_UNQUANTIZED_MODULES, MAX_WEIGHTS_BYTES, MIN_HEADROOM_PERCENT,
+    SCENARIO_VERSION,
 };
 
 /// A complete, versioned description of what to estimate.
@@ -45,6 +46,14 @@ pub struct Scenario {
     /// `modules_to_not_convert`, e.g. `model.layers.0.mlp`), stored in 16 bit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unquantized_modules: Vec<String>,
+    /// Exact tensor bytes of the checkpoint in `weights`, read from the user's own file headers
+    /// (`vramfit inspect`, or a file dropped on the page). When given, every weight figure of the
+    /// scenario's format is scaled by exact ÷ estimated (see `Footprint::scaled_to`): one GPU
+    /// holding the whole model holds exactly the file's bytes, and a split over GPUs or layers
+    /// keeps the estimate's proportions. Training's other formats (a QLoRA base, master weights)
+    /// are not scaled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_bytes: Option<u64>,
     /// Storage format of the KV cache; `None` = the compute precision of the weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kv_cache: Option<KvCacheFormat>,
@@ -212,6 +221,7 @@ impl Scenario {
             model: Some(ModelSource::Catalog(DEFAULT_MODEL.into())),
             weights: WeightFormat::Bf16,
             unquantized_modules: Vec::new(),
+            weights_bytes: None,
             kv_cache: None,
             workload: Workload::Inference(Inference::default()),
             hardware: Hardware::default_one(),
@@ -270,6 +280,15 @@ impl Scenario {
         }
         if let Some(engine) = &self.engine {
             errs.extend(engine.validate());
+        }
+        if let Some(bytes) = self.weights_bytes {
+            check(
+                &mut errs,
+                Field::WeightsBytes,
+                bytes as f64,
+                1.0,
+                MAX_WEIGHTS_BYTES as f64,
+            );
         }
         if self.unquantized_modules.len() > MAX_UNQUANTIZED_MODULES {
             errs.push((

@@ -20,6 +20,7 @@ fn scenario(
         model: Some(ModelSource::Catalog(catalog_id(model))),
         weights,
         unquantized_modules: Vec::new(),
+        weights_bytes: None,
         kv_cache: None,
         workload: Workload::Inference(Inference {
             context_tokens: ctx,

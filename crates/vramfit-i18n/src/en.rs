@@ -429,7 +429,7 @@ pub fn text(k: Key) -> &'static str {
         FileArch => "Architecture",
         FileFiles => "{format}: {count} file(s), {size}",
         FileEstimateCheck => "vramfit's weights for this architecture in {format}: {bytes} ({diff} against the file)",
-        FileApplied => "The estimate now uses this architecture and format; the link keeps them without the file.",
+        FileApplied => "The estimate now uses this architecture and format, with the file's exact weight bytes; the link keeps them without the file.",
         FileNoModel => "vramfit does not model this architecture yet; the estimate keeps the model chosen above.",
         FileBrowserError => "The browser could not read the file.",
         FileReaderUnavailable => "The file reader could not start: it needs the page served over http(s) (the single-file copy opened from disk cannot start it).",

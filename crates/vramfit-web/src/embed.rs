@@ -19,9 +19,8 @@ use crate::{js_api, panic_panel, url};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
-use vramfit_core::catalog::{self, GPUS};
 use vramfit_core::{
-    estimate, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind,
+    catalog, estimate, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind,
 };
 use vramfit_i18n::{Key, Locale};
 use wasm_bindgen::prelude::*;
@@ -171,7 +170,7 @@ fn EmbedInputs(
         }
         "gpu" => {
             let mut options: Vec<(String, String)> = std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                .chain(GPUS.iter().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                .chain(catalog::all_gpus().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
                 .collect();
             if form.gpu.get_untracked() == GPU_CUSTOM {
                 options.push((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()));

@@ -26,6 +26,9 @@ pub struct Form {
     pub model: RwSignal<String>,
     /// Pasted config.json text ("" = use the catalog model).
     pub config: RwSignal<String>,
+    /// Exact weight bytes read from the user's files, with the config text and weight format
+    /// they belong to: they apply only while both are unchanged.
+    pub exact_weights: RwSignal<Option<ExactWeights>>,
     /// Weight format id.
     pub weights: RwSignal<String>,
     /// KV cache format id ("" = same as compute).
@@ -56,6 +59,17 @@ pub struct Form {
     pub image: GenForm,
     /// The video generation knobs.
     pub video: GenForm,
+}
+
+/// Exact weight bytes from the user's file headers and what they were read for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactWeights {
+    /// The `config.json` text the file's architecture became.
+    pub config: String,
+    /// The weight format id the file's tensors are stored in.
+    pub weights: String,
+    /// The file's tensor bytes.
+    pub bytes: u64,
 }
 
 impl Form {
@@ -91,6 +105,11 @@ impl Form {
         };
         Form {
             model: RwSignal::new(model),
+            exact_weights: RwSignal::new(s.weights_bytes.map(|bytes| ExactWeights {
+                config: config.clone(),
+                weights: s.weights.id(),
+                bytes,
+            })),
             config: RwSignal::new(config),
             weights: RwSignal::new(s.weights.id()),
             kv: RwSignal::new(s.kv_cache.map(|p| p.id().to_string()).unwrap_or_default()),
@@ -151,6 +170,7 @@ impl Form {
             None
         };
         let config = self.config.get();
+        let config_text = config.clone();
         let model = if config.trim().is_empty() {
             ModelSource::Catalog(self.model.get())
         } else {
@@ -202,6 +222,9 @@ impl Form {
             model: Some(model),
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             unquantized_modules,
+            weights_bytes: self.exact_weights.get().and_then(|x| {
+                (x.config == config_text && x.weights == self.weights.get()).then_some(x.bytes)
+            }),
             kv_cache: KvCacheFormat::from_id(&self.kv.get()),
             workload,
             hardware: Hardware {
@@ -247,7 +270,7 @@ fn input_of(field: Field) -> Option<Input> {
             "batch" => "batch",
             _ => "pipeline",
         })),
-        Field::UnquantizedModules => Some(Input::Config),
+        Field::UnquantizedModules | Field::WeightsBytes => Some(Input::Config),
         Field::Version => None,
     }
 }

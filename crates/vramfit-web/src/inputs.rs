@@ -5,7 +5,7 @@ use crate::custom_inputs::CustomInputs;
 use crate::engine_inputs::EngineInputs;
 use crate::field::{Input, Problem};
 use crate::file_drop::FileDrop;
-use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
+use crate::form::{ExactWeights, Form, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::gen_inputs::GenInputs;
 use crate::numbers::params;
 use crate::reader::HeaderSummary;
@@ -13,8 +13,7 @@ use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
-use vramfit_core::catalog::{self, GPUS};
-use vramfit_core::{Estimate, KvCacheFormat, WeightFormat, WorkloadKind};
+use vramfit_core::{catalog, Estimate, KvCacheFormat, WeightFormat, WorkloadKind};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.
@@ -167,7 +166,7 @@ pub fn Inputs(
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
                     inner_html=move || options_html(
                         std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                            .chain(GPUS.iter().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
+                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), format!("{} — {} GB", g.name, g.marketed_gb))))
                             .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
                         &form.gpu.get(),
                     )>
@@ -195,6 +194,11 @@ fn use_header(form: Form, r: &HeaderSummary) {
     form.config.set(config.clone());
     if let Some(weights) = &r.weights {
         form.weights.set(weights.clone());
+        form.exact_weights.set(Some(ExactWeights {
+            config: config.clone(),
+            weights: weights.clone(),
+            bytes: r.tensor_bytes,
+        }));
     }
 }
 

@@ -17,8 +17,7 @@
 use js_sys::{Object, Reflect, JSON};
 use serde::Serialize;
 use serde_json::{json, Value};
-use vramfit_core::catalog::{self, GPUS};
-use vramfit_core::{estimate, Estimate, Scenario, PIPELINES};
+use vramfit_core::{catalog, estimate, Estimate, Scenario, PIPELINES};
 use wasm_bindgen::prelude::*;
 
 /// The estimate for a scenario given as JSON text, or the CLI's error object.
@@ -40,7 +39,7 @@ pub fn catalog_json() -> Value {
         .collect();
     json!({
         "models": catalog::models().collect::<Vec<_>>(),
-        "gpus": GPUS,
+        "gpus": catalog::all_gpus().collect::<Vec<_>>(),
         "pipelines": pipelines,
     })
 }

@@ -193,6 +193,34 @@ impl Footprint {
         }
     }
 
+    /// The same footprint with the scenario format's weights scaled to `exact` bytes for the whole
+    /// model (the user's checkpoint, read from its headers): every per-GPU figure, every layer and
+    /// the tensors outside the layers are multiplied by exact ÷ the estimate for one GPU, so one
+    /// GPU holding everything holds exactly `exact` and a split keeps the estimate's proportions.
+    /// Allocator rounding and training's other formats are left as they are. Integer arithmetic
+    /// (u128), saturating at `u64::MAX`.
+    pub fn scaled_to(mut self, exact: u64) -> Footprint {
+        let estimated = self.get(1).0;
+        if estimated == 0 {
+            return self;
+        }
+        let scale = |b: u64| from_u128(u128::from(b) * u128::from(exact) / u128::from(estimated));
+        for (weights, _) in self.by_tp.values_mut() {
+            *weights = scale(*weights);
+        }
+        for prefix in &mut self.layer_prefix {
+            *prefix = *prefix * u128::from(exact) / u128::from(estimated);
+        }
+        let o = &mut self.outer;
+        *o = OuterWeights {
+            token_embd: scale(o.token_embd),
+            output: scale(o.output),
+            vision: scale(o.vision),
+            other: scale(o.other),
+        };
+        self
+    }
+
     /// (weights, allocator rounding) of the whole architecture in `format` (no module left
     /// unquantised) on one GPU of a `tp`-way group: what a training run stores. Computed on the
     /// first plan that asks and reused by every later one.
