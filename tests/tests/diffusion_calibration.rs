@@ -7,10 +7,10 @@
 //! one. Cases whose miss comes from a mechanism the model does not have are printed and kept out of
 //! the assertion with the reason (at most two).
 
-use vramfit_core::budget::ComponentId;
 use vramfit_core::bytes::GIB;
-use vramfit_core::diffusion::{generation_budget, Attention, Generation, Offload, PartFormat};
-use vramfit_core::plan::Card;
+use vramfit_core::{
+    generation_budget, Attention, Card, ComponentId, Generation, Offload, PipelinePartFormat,
+};
 
 /// What a published figure counts.
 #[derive(Clone, Copy)]
@@ -52,7 +52,7 @@ fn gen(pipeline: &str, width: u32, height: u32, frames: u32) -> Generation {
 
 fn cases() -> Vec<Case> {
     const SDXL_BLOG: &str = "huggingface/blog simple_sdxl_optimizations.md, summary table (A100 40GB, 4 images 1024², default attention processor for the first two rows)";
-    let sdxl = |fmt: PartFormat, attention: Attention| Generation {
+    let sdxl = |fmt: PipelinePartFormat, attention: Attention| Generation {
         batch: 4,
         attention,
         denoiser_format: Some(fmt),
@@ -62,9 +62,9 @@ fn cases() -> Vec<Case> {
     let hunyuan_official = "Tencent/HunyuanVideo README 'Requirements' table (batch 1, official code, transformer kept on the GPU, VAE tiling)";
     let hunyuan_reason = "official HunyuanVideo code: the two points imply 25.6 GB of weights + 95 B per hidden unit per token, 3× the diffusers-style block count used here; its block was not traced";
     vec![
-        Case { name: "SDXL fp32, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 28.09, basis: Basis::Allocated, generation: sdxl(PartFormat::Fp32, Attention::Naive), excluded: None },
-        Case { name: "SDXL fp16, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 21.72, basis: Basis::Allocated, generation: sdxl(PartFormat::Fp16, Attention::Naive), excluded: None },
-        Case { name: "SDXL fp16, SDPA, 4×1024²", source: SDXL_BLOG, published_gib: 21.72, basis: Basis::Allocated, generation: sdxl(PartFormat::Fp16, Attention::Sdpa), excluded: None },
+        Case { name: "SDXL fp32, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 28.09, basis: Basis::Allocated, generation: sdxl(PipelinePartFormat::Fp32, Attention::Naive), excluded: None },
+        Case { name: "SDXL fp16, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 21.72, basis: Basis::Allocated, generation: sdxl(PipelinePartFormat::Fp16, Attention::Naive), excluded: None },
+        Case { name: "SDXL fp16, SDPA, 4×1024²", source: SDXL_BLOG, published_gib: 21.72, basis: Basis::Allocated, generation: sdxl(PipelinePartFormat::Fp16, Attention::Sdpa), excluded: None },
         Case {
             name: "FLUX.1-dev bf16, 1024², T5 512 tokens",
             source: "huggingface/blog diffusers-quantization.md, BnB table row BF16 'Peak memory 36.166 GB' (max_memory_reserved / 1024**3, H100)",
@@ -86,7 +86,7 @@ fn cases() -> Vec<Case> {
             source: "sayakpaul/diffusers-torchao README, A100 table 2B fp16 inference_memory 24.511 (loaded bf16, cast with .to(fp16): T5 `wo` 16-bit)",
             published_gib: 24.511,
             basis: Basis::Allocated,
-            generation: Generation { text_encoder_format: Some(PartFormat::Bf16), ..gen("cogvideox-2b", 720, 480, 49) },
+            generation: Generation { text_encoder_format: Some(PipelinePartFormat::Bf16), ..gen("cogvideox-2b", 720, 480, 49) },
             excluded: None,
         },
         Case {
@@ -113,8 +113,8 @@ fn cases() -> Vec<Case> {
             generation: Generation {
                 offload: Offload::Model,
                 vae_tiling: true,
-                denoiser_format: Some(PartFormat::Nf4),
-                text_encoder_format: Some(PartFormat::Bf16),
+                denoiser_format: Some(PipelinePartFormat::Nf4),
+                text_encoder_format: Some(PipelinePartFormat::Bf16),
                 ..gen("hunyuanvideo", 1280, 720, 61)
             },
             excluded: None,

@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use vramfit_core::diffusion::{
-    part_bytes, phase_sets, Attention, Generation, Offload, PartFormat, PhaseSet,
+use vramfit_core::{
+    part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet, PipelinePartFormat,
 };
 use vramfit_tests::repo_root;
 
@@ -61,7 +61,7 @@ fn base(pipeline: &str, video: bool) -> Generation {
         gen(pipeline, 1024, 1024, 1)
     };
     if pipeline.starts_with("wan") {
-        g.denoiser_format = Some(PartFormat::Bf16);
+        g.denoiser_format = Some(PipelinePartFormat::Bf16);
     }
     g
 }

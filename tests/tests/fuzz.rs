@@ -14,16 +14,13 @@
 use serde_json::{json, Map, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
-use vramfit_core::budget::ComponentId;
 use vramfit_core::bytes::SATURATED;
-use vramfit_core::engine::Engine;
-use vramfit_core::estimate::{prepare, user_plan, ScenarioError};
-use vramfit_core::import::hf_config::{self, ConfigError};
-use vramfit_core::model::ModelArch;
-use vramfit_core::plan::{Plan, Split};
-use vramfit_core::scenario::{Field, RangeError, Workload};
-use vramfit_core::warning::Warning;
-use vramfit_core::{catalog, estimate, measure, query, Estimate, Scenario};
+use vramfit_core::hf_config::{self, ConfigError};
+use vramfit_core::limits::{Field, RangeError};
+use vramfit_core::{
+    catalog, estimate, measure, prepare, query, user_plan, ComponentId, Engine, Estimate,
+    ModelArch, Plan, Scenario, ScenarioError, Split, Warning, Workload,
+};
 use vramfit_tests::repo_root;
 
 /// Inputs per family in the normal test run (about 30–60 s in debug on two cores).
@@ -567,7 +564,7 @@ fn check_estimate(s: &Scenario, e: &Estimate, stats: &mut Stats) -> Result<(), S
         if p.per_gpu_bytes == SATURATED || p.host_bytes == SATURATED {
             saturated = true;
         }
-        if p.verdict == vramfit_core::plan::Verdict::Fits
+        if p.verdict == vramfit_core::Verdict::Fits
             && (p.per_gpu_bytes > p.card.capacity_bytes || p.per_gpu_bytes == SATURATED)
         {
             return Err("a plan larger than its card fits".into());
@@ -874,7 +871,7 @@ fn regression_cases_from_issue_12() {
                 );
                 assert!(
                     e.plan
-                        .is_none_or(|p| p.verdict != vramfit_core::plan::Verdict::Fits),
+                        .is_none_or(|p| p.verdict != vramfit_core::Verdict::Fits),
                     "{name}"
                 );
             }

@@ -30,7 +30,7 @@ fn generated_pytorch_scripts_compile() {
             "gguf-q4_k_m",
         ] {
             let mut s = s.clone();
-            s.weights = vramfit_core::format::WeightFormat::from_id(weights).expect("format");
+            s.weights = vramfit_core::WeightFormat::from_id(weights).expect("format");
             let file = out.join(format!("s{n}.py"));
             std::fs::write(&file, pytorch_script(&s)).expect("write");
             let status = std::process::Command::new("python3")
@@ -114,12 +114,12 @@ fn commands_follow_the_scenario() {
         assert!(v.contains(flag), "{flag} missing:\n{v}");
     }
     let mut s = s.clone();
-    s.weights = vramfit_core::format::WeightFormat::from_id("gguf-q6_k").expect("format");
+    s.weights = vramfit_core::WeightFormat::from_id("gguf-q6_k").expect("format");
     let l = llama_server_command(&s);
     assert!(
         l.contains("Q6_K.gguf") && l.contains("-np 8") && l.contains("--tensor-split 1,1"),
         "{l}"
     );
-    s.weights = vramfit_core::format::WeightFormat::Bf16;
+    s.weights = vramfit_core::WeightFormat::Bf16;
     assert!(llama_server_command(&s).contains("BF16.gguf"));
 }

@@ -4,9 +4,7 @@
 pub mod inspect;
 
 use serde_json::{json, Value};
-use vramfit_core::catalog;
-use vramfit_core::diffusion::pipelines::{Role, PIPELINES};
-use vramfit_core::{estimate, Scenario};
+use vramfit_core::{catalog, estimate, Role, Scenario, PIPELINES};
 
 /// Parses a scenario, estimates it, and renders the estimate (or the error) as JSON.
 pub fn run(text: &str) -> Result<String, String> {
@@ -23,7 +21,7 @@ pub fn script(kind: &str, text: &str) -> Result<String, String> {
                          "message": e.to_string()}})
         .to_string()
     })?;
-    if let Err(e) = vramfit_core::estimate::prepare(&scenario) {
+    if let Err(e) = vramfit_core::prepare(&scenario) {
         return Err(json!({ "error": e }).to_string());
     }
     Ok(match kind {

@@ -5,9 +5,7 @@
 
 use serde_json::{json, Value};
 use std::time::Instant;
-use vramfit_core::catalog;
-use vramfit_core::scenario::{ModelSource, Workload};
-use vramfit_core::{estimate, Scenario};
+use vramfit_core::{catalog, estimate, ModelSource, Scenario, Workload};
 
 /// A 1024-layer dense config (the accepted ceiling) at Llama-3.1-405B widths.
 fn deep_config() -> Value {

@@ -1,9 +1,9 @@
 //! Byte units and byte arithmetic. Estimates are integer bytes (`u64`) so native and wasm32 give
 //! identical results.
 //!
-//! **Arithmetic that cannot wrap.** Every budget formula multiplies and adds through the helpers
-//! below ([`mul`], [`prod`], [`add`], [`sum`], [`sub`], [`div`], [`div_ceil`], [`round_up`],
-//! [`from_u128`]) wherever a factor is a token, sequence, batch, layer or element count that user
+//! **Arithmetic that cannot wrap.** Every budget formula multiplies and adds through this module's
+//! crate-private helpers (`mul`, `prod`, `add`, `sum`, `sub`, `div`, `div_ceil`, `round_up`,
+//! `from_u128`) wherever a factor is a token, sequence, batch, layer or element count that user
 //! input can make large. They saturate at [`SATURATED`] (`u64::MAX`, 16 EiB) instead of wrapping,
 //! in debug and release alike, and a saturated value stays saturated through every later step
 //! (`SATURATED / n`, `SATURATED − x` and `round_up(SATURATED, m)` are still `SATURATED`): it reads
@@ -16,13 +16,13 @@
 //! "GB". The seeds' worked example: 13e9 parameters × 2 bytes = 26,000,000,000 bytes ≈ 24.2 GiB.
 
 /// 2^10 bytes.
-pub const KIB: u64 = 1 << 10;
+pub(crate) const KIB: u64 = 1 << 10;
 /// 2^20 bytes.
-pub const MIB: u64 = 1 << 20;
+pub(crate) const MIB: u64 = 1 << 20;
 /// 2^30 bytes.
 pub const GIB: u64 = 1 << 30;
 /// 10^9 bytes.
-pub const GB: u64 = 1_000_000_000;
+pub(crate) const GB: u64 = 1_000_000_000;
 
 /// Bytes as GiB, for display and reports only (never for further arithmetic).
 pub fn to_gib(bytes: u64) -> f64 {
@@ -36,7 +36,7 @@ pub fn to_gb(bytes: u64) -> f64 {
 
 /// A GiB figure typed by a person (e.g. a card's memory) as whole bytes, rounded to the nearest
 /// byte. `None` for values that are not finite, not positive, or beyond 1 PiB.
-pub fn gib_to_bytes(gib: f64) -> Option<u64> {
+pub(crate) fn gib_to_bytes(gib: f64) -> Option<u64> {
     if gib.is_finite() && gib > 0.0 && gib <= 1_048_576.0 {
         Some((gib * GIB as f64).round() as u64)
     } else {
@@ -48,17 +48,17 @@ pub fn gib_to_bytes(gib: f64) -> Option<u64> {
 pub const SATURATED: u64 = u64::MAX;
 
 /// Whether `bytes` is the saturated marker.
-pub fn is_saturated(bytes: u64) -> bool {
+pub(crate) fn is_saturated(bytes: u64) -> bool {
     bytes == SATURATED
 }
 
 /// `a × b`, saturating (zero when either is zero).
-pub fn mul(a: u64, b: u64) -> u64 {
+pub(crate) fn mul(a: u64, b: u64) -> u64 {
     a.saturating_mul(b)
 }
 
 /// The product of `factors`, saturating (zero when any is zero).
-pub fn prod(factors: &[u64]) -> u64 {
+pub(crate) fn prod(factors: &[u64]) -> u64 {
     if factors.contains(&0) {
         return 0;
     }
@@ -66,17 +66,17 @@ pub fn prod(factors: &[u64]) -> u64 {
 }
 
 /// `a + b`, saturating.
-pub fn add(a: u64, b: u64) -> u64 {
+pub(crate) fn add(a: u64, b: u64) -> u64 {
     a.saturating_add(b)
 }
 
 /// The sum of `items`, saturating.
-pub fn sum(items: impl IntoIterator<Item = u64>) -> u64 {
+pub(crate) fn sum(items: impl IntoIterator<Item = u64>) -> u64 {
     items.into_iter().fold(0u64, u64::saturating_add)
 }
 
 /// `a − b`, floored at zero; a saturated `a` stays saturated.
-pub fn sub(a: u64, b: u64) -> u64 {
+pub(crate) fn sub(a: u64, b: u64) -> u64 {
     if is_saturated(a) {
         a
     } else {
@@ -85,7 +85,7 @@ pub fn sub(a: u64, b: u64) -> u64 {
 }
 
 /// `a / b` (a zero `b` counts as 1); a saturated `a` stays saturated.
-pub fn div(a: u64, b: u64) -> u64 {
+pub(crate) fn div(a: u64, b: u64) -> u64 {
     if is_saturated(a) {
         a
     } else {
@@ -94,7 +94,7 @@ pub fn div(a: u64, b: u64) -> u64 {
 }
 
 /// `⌈a / b⌉` (a zero `b` counts as 1); a saturated `a` stays saturated.
-pub fn div_ceil(a: u64, b: u64) -> u64 {
+pub(crate) fn div_ceil(a: u64, b: u64) -> u64 {
     if is_saturated(a) {
         a
     } else {
@@ -103,12 +103,12 @@ pub fn div_ceil(a: u64, b: u64) -> u64 {
 }
 
 /// A `u128` intermediate as bytes, saturating.
-pub fn from_u128(x: u128) -> u64 {
+pub(crate) fn from_u128(x: u128) -> u64 {
     u64::try_from(x).unwrap_or(SATURATED)
 }
 
 /// `a` rounded up to a multiple of `m` (a zero `m` counts as 1), saturating.
-pub fn round_up(a: u64, m: u64) -> u64 {
+pub(crate) fn round_up(a: u64, m: u64) -> u64 {
     let m = m.max(1);
     if is_saturated(a) {
         return a;

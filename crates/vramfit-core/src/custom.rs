@@ -56,7 +56,7 @@ pub const MAX_ITEMS: usize = 64;
 
 impl Custom {
     /// Range checks: the first item out of range (sizes 0 … 4096 GiB, counts 1 … 10⁹, total
-    /// ≤ 1 PiB), or the item past [`MAX_ITEMS`].
+    /// ≤ 1 PiB), or the item past `MAX_ITEMS` (64).
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         invalid_item(self)
             .map(|i| (Field::Item(i), RangeError::Invalid))

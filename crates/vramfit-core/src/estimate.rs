@@ -12,11 +12,11 @@ use crate::dispatch::Job;
 use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::import::hf_config::{self, ConfigError};
-use crate::inverse::{context_curve, limits, CurvePoint, Limits};
+use crate::inverse::{context_curve, limits, CurveAxis, CurvePoint, Limits};
+use crate::kv_format::KvCacheFormat;
 use crate::limits::{Field, RangeError, DEFAULT_PREFILL_CHUNK_TOKENS};
 use crate::model::ModelArch;
 use crate::plan::{multi_gpu_split, Plan, Split, Verdict, VerdictReason};
-use crate::precision::Precision;
 use crate::recommend::{recommend, Recommendation};
 use crate::rules::{rules_of_thumb, RulesOfThumb};
 use crate::scenario::{ModelSource, Scenario, Workload};
@@ -71,7 +71,7 @@ pub struct Estimate {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelSummary>,
     /// KV cache format used.
-    pub kv_cache_format: Precision,
+    pub kv_cache_format: KvCacheFormat,
     /// Tokens per request (the context `max_concurrency` refers to).
     pub context_tokens: u64,
     /// Whole-deployment components (per-GPU figures × cards).
@@ -116,10 +116,12 @@ pub struct Estimate {
     /// Largest context / sequences / budget fraction on the plan's cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limits: Option<Limits>,
-    /// Per-GPU memory against context length (LLMs), square image size or frames (generation)
-    /// on the plan's cards; `curve_axis` says which.
-    pub context_curve: Vec<CurvePoint>,
-    /// What the curve's x axis is.
+    /// Per-GPU memory on the plan's cards against context (inference), sequence length
+    /// (training), square image size or frames (generation); `curve_axis` says which. Serialised
+    /// as `context_curve`, its name from when every curve ran over context.
+    #[serde(rename = "context_curve")]
+    pub curve: Vec<CurvePoint>,
+    /// What the curve's x axis counts.
     pub curve_axis: CurveAxis,
     /// Generation: the largest square image size (px) or frame count on the plan's cards that
     /// fits with the headroom.
@@ -159,7 +161,7 @@ pub struct Prepared {
     /// Weights per tensor-parallel size.
     pub footprint: Footprint,
     /// KV cache format.
-    pub kv_format: Precision,
+    pub kv_format: KvCacheFormat,
 }
 
 /// Validates a scenario and resolves its model.
@@ -183,9 +185,9 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
         tps.push(u64::from(tp));
     }
     let kv_format = scenario.kv_cache.unwrap_or(match scenario.weights {
-        WeightFormat::Fp32 => Precision::Fp32,
-        WeightFormat::Fp16 => Precision::Fp16,
-        _ => Precision::Bf16,
+        WeightFormat::Fp32 => KvCacheFormat::Fp32,
+        WeightFormat::Fp16 => KvCacheFormat::Fp16,
+        _ => KvCacheFormat::Bf16,
     });
     Ok(Prepared {
         footprint: {
@@ -296,19 +298,7 @@ pub fn user_plan(
     ))
 }
 
-/// The x axis of the memory curve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CurveAxis {
-    /// Tokens per sequence.
-    Context,
-    /// Width = height, pixels.
-    Resolution,
-    /// Frames.
-    Frames,
-}
-
-/// Points of the memory-vs-context curve.
+/// Points of the memory curve.
 pub const CURVE_POINTS: usize = 48;
 
 /// Estimates a scenario, without the search for fixes (`fixes` stays empty; the crate root's
@@ -356,7 +346,10 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
         .filter(|_| llm)
         .map(|p| context_curve(&base, p, headroom, top, CURVE_POINTS))
         .unwrap_or_default();
-    let mut curve_axis = CurveAxis::Context;
+    let mut curve_axis = match scenario.workload {
+        Workload::Train(_) => CurveAxis::SequenceLength,
+        _ => CurveAxis::ContextTokens,
+    };
     let mut generation_max = None;
     if let (Workload::GenerateImage(g) | Workload::GenerateVideo(g), Some(p)) =
         (&scenario.workload, plan.as_ref())
@@ -370,14 +363,14 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
         curve = points
             .into_iter()
             .map(|(v, b)| CurvePoint {
-                context_tokens: u64::from(v),
+                x: u64::from(v),
                 per_gpu_bytes: b,
             })
             .collect();
         curve_axis = if matches!(scenario.workload, Workload::GenerateVideo(_)) {
             CurveAxis::Frames
         } else {
-            CurveAxis::Resolution
+            CurveAxis::ImageSide
         };
     }
     let mut estimate = Estimate {
@@ -410,7 +403,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             0
         }),
         limits: plan_limits,
-        context_curve: curve,
+        curve,
         curve_axis,
         generation_max,
         plan,

@@ -25,13 +25,13 @@
 
 use crate::catalog::GPUS;
 use crate::change::{Change, Fix};
-use crate::diffusion::{Offload, PartFormat};
+use crate::diffusion::{Offload, PipelinePartFormat};
 use crate::engine::Engine;
 use crate::estimate::{prepare, user_plan, Estimate};
 use crate::format::WeightFormat;
 use crate::gguf::GgufPreset;
+use crate::kv_format::KvCacheFormat;
 use crate::plan::{engine_leaving_headroom, Plan, Split, Verdict, VerdictReason};
-use crate::precision::Precision;
 use crate::recommend::recommend;
 use crate::scenario::{Hardware, Scenario, Workload};
 use crate::training::{Checkpointing, Method, Optimizer, Sharding};
@@ -284,9 +284,9 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
     } else if e.kv_cache_format.bits() > 8 {
         out.push((
             Change::KvCache {
-                format: Precision::Fp8.id().into(),
+                format: KvCacheFormat::Fp8.id().into(),
             },
-            with(s, |t| t.kv_cache = Some(Precision::Fp8)),
+            with(s, |t| t.kv_cache = Some(KvCacheFormat::Fp8)),
         ));
     }
     for format in smaller_formats(s.weights, llama_cpp) {
@@ -439,10 +439,10 @@ fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
     }
     if !matches!(
         g.denoiser_format,
-        Some(PartFormat::Fp8 | PartFormat::Nf4 | PartFormat::GgufQ4KM)
+        Some(PipelinePartFormat::Fp8 | PipelinePartFormat::Nf4 | PipelinePartFormat::GgufQ4KM)
     ) {
         push(Change::DenoiserFp8, &|g| {
-            g.denoiser_format = Some(PartFormat::Fp8)
+            g.denoiser_format = Some(PipelinePartFormat::Fp8)
         });
     }
     // The T5 encoders the GPU still loads (`drop_text_encoders` already left out).

@@ -32,7 +32,12 @@ use crate::gguf::{self, GgufContext, GgufPreset, GgufTensor};
 use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A storage format for the weights.
+/// How a language model's checkpoint stores its weights (the scenario's `weights`): a scheme
+/// costed tensor by tensor, with its quantisation metadata and the tensors it leaves unquantised.
+///
+/// Unlike [`KvCacheFormat`](crate::kv_format::KvCacheFormat) (one width per KV cache element) and
+/// `PipelinePartFormat` (one flat rate per diffusion part), it is a layout; a
+/// `GgufPreset` is one of its kinds (`Gguf`), not a format of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WeightFormat {
     /// float32.
@@ -110,7 +115,7 @@ pub const COMMON: [WeightFormat; 16] = [
 ];
 
 impl WeightFormat {
-    /// Every format a picker offers: [`COMMON`] then the GGUF presets.
+    /// Every format a picker offers: `COMMON` then the GGUF presets.
     pub fn all() -> Vec<WeightFormat> {
         COMMON
             .into_iter()

@@ -133,7 +133,11 @@ impl GgmlType {
 }
 
 table_enum! {
-    /// A quantisation preset as `llama-quantize` names it (the file-name suffix users see).
+    /// A quantisation preset as `llama-quantize` names it (`Q4_K_M`, the file-name suffix users
+    /// see): the rule that picks a [`GgmlType`] for each tensor of a model.
+    ///
+    /// It is not a storage format by itself but the payload of `WeightFormat::Gguf`, which costs
+    /// it tensor by tensor; `PipelinePartFormat`'s GGUF entries are flat rates of one type instead.
     /// Row: `(name, base type from llama_ftype_get_default_type)`.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "snake_case")]
@@ -208,8 +212,6 @@ pub enum GgufTensor {
     AttnV,
     /// `attn_output.weight`.
     AttnOutput,
-    /// `attn_qkv.weight` (fused; llama.cpp treats it like attn_v).
-    AttnQkv,
     /// `attn_kv_a_mqa.weight` (MLA down-projection).
     AttnKvA,
     /// `attn_kv_b.weight` (MLA up-projection; treated like attn_v).
@@ -314,7 +316,7 @@ fn preset_rule(p: GgufPreset, tensor: GgufTensor, ctx: &GgufContext, imatrix: bo
     match tensor {
         T::Output if !ctx.row_len.is_multiple_of(base.block_elems()) || base == G::Q8_0 => G::Q8_0,
         T::Output => G::Q6K,
-        T::AttnV | T::AttnQkv | T::AttnKvB => {
+        T::AttnV | T::AttnKvB => {
             let mut t = match p {
                 P::Q2K if ctx.n_gqa >= 4 => G::Q4K,
                 P::Q2K => G::Q3K,
@@ -603,7 +605,6 @@ mod tests {
             T::AttnK,
             T::AttnV,
             T::AttnOutput,
-            T::AttnQkv,
             T::AttnKvA,
             T::AttnKvB,
             T::AttnQA,

@@ -33,12 +33,36 @@ pub struct UtilizationRange {
     pub max: f64,
 }
 
-/// One point of the memory-vs-context curve.
+/// What the x axis of an estimate's memory curve counts (`Estimate::curve_axis`).
+///
+/// The JSON names predate the distinction between context and sequence length and are kept so
+/// that the estimate's JSON (the CLI's output, the JavaScript API, the golden files) does not
+/// change: both token axes serialise as `context`, the image axis as `resolution`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum CurveAxis {
+    /// Inference: tokens per sequence (the context).
+    #[serde(rename = "context")]
+    ContextTokens,
+    /// Training: tokens per training sequence (the sequence length).
+    #[serde(rename = "context")]
+    SequenceLength,
+    /// Image generation: width = height of a square image, pixels.
+    #[serde(rename = "resolution")]
+    ImageSide,
+    /// Video generation: frames.
+    #[serde(rename = "frames")]
+    Frames,
+}
+
+/// One point of an estimate's memory curve: per-GPU memory at one value of the curve's axis.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CurvePoint {
-    /// Context per sequence.
-    pub context_tokens: u64,
-    /// Memory one GPU needs for the scenario's sequences at this context.
+    /// The value on the curve's [`CurveAxis`]: tokens, pixels or frames. Serialised as
+    /// `context_tokens`, its name from when every curve ran over context, so the estimate's JSON
+    /// stays as it was.
+    #[serde(rename = "context_tokens")]
+    pub x: u64,
+    /// Memory one GPU needs for the scenario's work at this value.
     pub per_gpu_bytes: u64,
 }
 
@@ -214,7 +238,7 @@ pub fn context_curve(
                 None => p.per_gpu_bytes,
             };
             CurvePoint {
-                context_tokens: c,
+                x: c,
                 per_gpu_bytes,
             }
         })

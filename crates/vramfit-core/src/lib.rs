@@ -11,53 +11,109 @@
 //! assert!(est.fits);
 //! ```
 //!
-//! Map of the crate:
-//! - [`scenario`] — the input type (serde, versioned) and its validation;
-//! - [`model`] — architectures and exact parameter counts; [`format`] — weight formats with their
-//!   real storage ([`gguf`] — llama.cpp's quantisation types); [`precision`] — KV cache formats;
-//! - [`engine`] — vLLM, SGLang, llama.cpp and Transformers allocation policies;
-//! - [`training`] — training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding);
-//! - [`diffusion`] — image and video generation pipelines; [`custom`] — a workload item by item;
-//! - [`import`] — Hugging Face `config.json` reader;
-//! - [`budget`] — one module per memory component, each citing its formula's source;
-//! - [`plan`] — cards × split → per-GPU budget and verdict with its reason; [`fixes`] — what would
-//!   make it fit; [`recommend`] — the card search;
-//!   [`inverse`] — largest context / sequences / budget fraction, and the memory-vs-context curve;
-//! - [`measure`] — measurement scripts and commands for the scenario, and a reader for their output;
-//! - [`catalog`] — models and GPUs; [`rules`] — the seeds' rules of thumb; [`warning`] — warnings;
-//! - [`bytes`] — units, and the saturating arithmetic every formula uses (figures stop at 2^64
-//!   bytes instead of wrapping); [`limits`] — accepted ranges and `config.json` ceilings.
-//! - [`num`] — decimal text ↔ `f64` without the standard library's float tables.
+//! # Public API
+//!
+//! The estimate's vocabulary is re-exported at the crate root, item by item, grouped below by the
+//! layer that defines it: formats and architectures, the budget vocabulary, each workload's
+//! types, the scenario, plans and their verdicts, and the estimate with [`estimate()`]. These are
+//! exactly the items the web app (its JavaScript API included), the CLI and the tests name; other
+//! types reach them only as fields and results (an [`Estimate`]'s `recommendation`, a [`Plan`]'s
+//! `kv`), and the modules defining them are private.
+//!
+//! Eight modules stay public as namespaces, because what outside code uses of them are mostly
+//! free functions and constants, whose names read well only behind the module's name
+//! (`query::from_pairs`, `num::parse`, `bytes::GIB`, `catalog::gpu`, `header::ErrorKind`):
+//! [`bytes`] (units), [`num`] (decimal text ↔ `f64`), [`limits`] (the validation vocabulary
+//! `Field` and `RangeError`, the scenario version and defaults, `config.json` ceilings),
+//! [`catalog`] (models and GPUs), [`hf_config`] (the Hugging Face `config.json` reader), [`query`]
+//! (the URL codec), [`measure`] (measurement scripts and the log reader) and [`header`]
+//! (safetensors / GGUF header inspection). Apart from the types their functions take and return,
+//! what else they hold is crate-private.
+//!
+//! # Map of the crate
+//!
+//! The private modules, bottom up (`tests/layers.rs` checks that imports point down only):
+//! - `gguf` — llama.cpp's quantisation types; `model` — architectures and exact parameter counts;
+//!   `kv_format` — KV cache formats; `format` — weight formats with their real storage;
+//!   `import` — holds `hf_config`;
+//! - `budget` — one module per memory component, each citing its formula's source;
+//! - `engine` — vLLM, SGLang, llama.cpp and Transformers allocation policies; `training` —
+//!   training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding); `diffusion` —
+//!   image and video generation pipelines; `custom` — a workload item by item;
+//! - `scenario` — the input type (serde, versioned) and its validation; `dispatch` — the one
+//!   `match` over workloads;
+//! - `plan` — cards × split → per-GPU budget and verdict with its reason; `recommend` — the card
+//!   search; `inverse` — largest context / sequences / budget fraction, and the memory curve;
+//!   `rules` — the seeds' rules of thumb; `warning` — warnings; `change` — the changes a fix makes;
+//! - `estimate` — the estimate; `fixes` — what would make it fit.
 
-pub mod budget;
 pub mod bytes;
 pub mod catalog;
-pub mod change;
-pub mod custom;
-pub mod diffusion;
-pub mod dispatch;
-pub mod engine;
-pub mod estimate;
-pub mod fixes;
-pub mod format;
-pub mod gguf;
 pub mod header;
-pub mod import;
-pub mod inverse;
 pub mod limits;
 pub mod measure;
-pub mod model;
 pub mod num;
-pub mod plan;
-pub mod precision;
 pub mod query;
-pub mod recommend;
-pub mod rules;
-pub mod scenario;
-pub mod training;
-pub mod warning;
 
-pub use estimate::{Estimate, ScenarioError};
+mod budget;
+mod change;
+mod custom;
+mod diffusion;
+mod dispatch;
+mod engine;
+mod estimate;
+mod fixes;
+mod format;
+mod gguf;
+mod import;
+mod inverse;
+mod kv_format;
+mod model;
+mod plan;
+mod recommend;
+mod rules;
+mod scenario;
+mod training;
+mod warning;
+
+// Inputs (layers 1–3): architectures, storage formats, the `config.json` reader.
+pub use format::WeightFormat;
+pub use import::hf_config;
+pub use kv_format::KvCacheFormat;
+pub use model::ModelArch;
+
+// The budget vocabulary every workload shares (layer 4), and the recurrent-state sizing the
+// hybrid-model tests check by hand.
+pub use budget::kv_cache::{state_per_layer, StateStorage};
+pub use budget::{Card, ComponentId, PeakPhase, StartFailure};
+
+// The workloads (layer 5): serving engines, training, image and video generation, custom.
+pub use custom::{Custom, Item, ItemKind};
+pub use diffusion::pipelines::{Role, PIPELINES};
+pub use diffusion::{
+    generation_budget, part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet,
+    PipelinePartFormat,
+};
+pub use engine::llama_cpp::LlamaCpp;
+pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
+pub use engine::transformers::Transformers;
+pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
+pub use engine::{Engine, Inference};
+pub use training::{
+    Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,
+};
+
+// The scenario, aggregating the workloads (layer 6).
+pub use scenario::{Hardware, ModelSource, Scenario, Workload, WorkloadKind, DEFAULT_MODEL};
+
+// Plans and what evaluates many plans (layers 8–9): verdicts, the curve, warnings, fixes.
+pub use change::{Change, Fix};
+pub use inverse::{CurveAxis, CurvePoint};
+pub use plan::{Plan, Split, Verdict, VerdictReason};
+pub use warning::Warning;
+
+// The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
+pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
 
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
 /// that help, each evaluated by the core.
@@ -66,4 +122,3 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
     e.fixes = fixes::search(scenario, &e);
     Ok(e)
 }
-pub use scenario::Scenario;

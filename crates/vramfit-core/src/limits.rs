@@ -8,28 +8,28 @@ use serde::Serialize;
 pub const SCENARIO_VERSION: u32 = 1;
 
 /// Default headroom kept free on each card, percent of its reported memory.
-pub const DEFAULT_HEADROOM_PERCENT: u32 = 10;
+pub(crate) const DEFAULT_HEADROOM_PERCENT: u32 = 10;
 /// Smallest headroom accepted (below it, normal runtime fluctuation already eats the margin).
-pub const MIN_HEADROOM_PERCENT: u32 = 5;
+pub(crate) const MIN_HEADROOM_PERCENT: u32 = 5;
 /// Largest headroom accepted.
-pub const MAX_HEADROOM_PERCENT: u32 = 50;
+pub(crate) const MAX_HEADROOM_PERCENT: u32 = 50;
 /// Tokens one forward pass of prefill processes at most (vLLM V1's `max_num_batched_tokens` for
 /// `vllm serve`: `EngineArgs._set_default_args`, `UsageContext.OPENAI_API_SERVER` → 8192).
 pub const DEFAULT_PREFILL_CHUNK_TOKENS: u32 = 8192;
 /// Largest context accepted (10 M tokens: beyond any released model).
-pub const MAX_CONTEXT_TOKENS: u32 = 10_000_000;
+pub(crate) const MAX_CONTEXT_TOKENS: u32 = 10_000_000;
 /// Largest number of concurrent sequences accepted.
-pub const MAX_SEQUENCES: u32 = 100_000;
+pub(crate) const MAX_SEQUENCES: u32 = 100_000;
 /// Largest GPU count accepted.
-pub const MAX_GPUS: u32 = 64;
+pub(crate) const MAX_GPUS: u32 = 64;
 /// Most entries of `unquantized_modules` accepted (real checkpoints list a handful: the head, a
 /// vision tower, a few layers' MLPs).
 pub const MAX_UNQUANTIZED_MODULES: usize = 256;
 /// Most exact weight bytes a scenario accepts (64 TiB: well above any checkpoint, 2 T parameters
 /// in fp32 are 8 TiB, and far below where the byte arithmetic saturates).
-pub const MAX_WEIGHTS_BYTES: u64 = 1 << 46;
+pub(crate) const MAX_WEIGHTS_BYTES: u64 = 1 << 46;
 /// Longest module path accepted in `unquantized_modules`, bytes.
-pub const MAX_MODULE_PATH_LEN: usize = 256;
+pub(crate) const MAX_MODULE_PATH_LEN: usize = 256;
 
 /// Ceilings on the architecture numbers of a pasted `config.json`, far above every released
 /// model (the largest value we know in brackets) and low enough that the work of an estimate stays
@@ -136,7 +136,7 @@ pub enum RangeError {
 }
 
 /// Checks `value` lies in `min..=max`.
-pub fn check_range(value: f64, min: f64, max: f64) -> Result<(), RangeError> {
+pub(crate) fn check_range(value: f64, min: f64, max: f64) -> Result<(), RangeError> {
     if !value.is_finite() {
         Err(RangeError::Invalid)
     } else if value < min {

@@ -363,7 +363,7 @@ pub fn vllm_command(s: &Scenario) -> String {
         cmd.push_str(&format!(" \\\n  --max-num-batched-tokens {t}"));
     }
     let fp8_kv = matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8"))
-        || s.kv_cache == Some(crate::precision::Precision::Fp8);
+        || s.kv_cache == Some(crate::kv_format::KvCacheFormat::Fp8);
     if fp8_kv {
         cmd.push_str(" \\\n  --kv-cache-dtype fp8");
     }

@@ -24,8 +24,9 @@
 
 use crate::catalog;
 use crate::format::WeightFormat;
-use crate::precision::Precision;
-use crate::scenario::{ModelSource, Scenario, Workload, DEFAULT_PREFILL_CHUNK_TOKENS};
+use crate::kv_format::KvCacheFormat;
+use crate::limits::DEFAULT_PREFILL_CHUNK_TOKENS;
+use crate::scenario::{ModelSource, Scenario, Workload};
 use serde::Serialize;
 
 /// A parameter that was present but unusable, and fell back to its default.
@@ -146,12 +147,12 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
 /// Resets each field `errors` names to its default, with a note naming the parameter.
 fn fall_back(
     s: &mut Scenario,
-    errors: &[(crate::scenario::Field, crate::scenario::RangeError)],
+    errors: &[(crate::limits::Field, crate::limits::RangeError)],
     notes: &mut Vec<QueryNote>,
 ) {
     let fallback = Scenario::example();
     for &(field, _) in errors {
-        use crate::scenario::Field;
+        use crate::limits::Field;
         let (param, value) = match field {
             Field::ContextTokens | Field::Sequences | Field::PrefillChunkTokens => {
                 let (Workload::Inference(inf), Workload::Inference(def)) =
@@ -283,7 +284,7 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             }
             Err(_) => false,
         },
-        "kv" => set(&mut s.kv_cache, Precision::from_id(value).map(Some)),
+        "kv" => set(&mut s.kv_cache, KvCacheFormat::from_id(value).map(Some)),
         "ctx" | "seqs" | "chunk" => match (&mut s.workload, whole(value)) {
             (Workload::Inference(inf), Some(n)) => {
                 match key {
@@ -345,7 +346,7 @@ mod tests {
         let mut s = Scenario::example();
         s.hardware.gpu = Some("rtx-4090".into());
         s.hardware.count = 2;
-        s.kv_cache = Some(Precision::Fp8);
+        s.kv_cache = Some(KvCacheFormat::Fp8);
         let pairs = to_pairs(&s);
         let (back, notes) = from_pairs(&pairs);
         assert!(notes.is_empty());

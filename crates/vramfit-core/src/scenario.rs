@@ -16,16 +16,16 @@
 
 use crate::diffusion::Generation;
 use crate::engine::Engine;
-pub use crate::engine::Inference;
+use crate::engine::Inference;
 use crate::format::WeightFormat;
-use crate::precision::Precision;
+use crate::kv_format::KvCacheFormat;
 use crate::training::Train;
 use serde::{Deserialize, Serialize};
 
-pub use crate::limits::{
-    check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, DEFAULT_PREFILL_CHUNK_TOKENS,
-    MAX_CONTEXT_TOKENS, MAX_GPUS, MAX_HEADROOM_PERCENT, MAX_MODULE_PATH_LEN, MAX_SEQUENCES,
-    MAX_UNQUANTIZED_MODULES, MAX_WEIGHTS_BYTES, MIN_HEADROOM_PERCENT, SCENARIO_VERSION,
+use crate::limits::{
+    check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, MAX_GPUS, MAX_HEADROOM_PERCENT,
+    MAX_MODULE_PATH_LEN, MAX_UNQUANTIZED_MODULES, MAX_WEIGHTS_BYTES, MIN_HEADROOM_PERCENT,
+    SCENARIO_VERSION,
 };
 
 /// A complete, versioned description of what to estimate.
@@ -56,7 +56,7 @@ pub struct Scenario {
     pub weights_bytes: Option<u64>,
     /// Storage format of the KV cache; `None` = the compute precision of the weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kv_cache: Option<Precision>,
+    pub kv_cache: Option<KvCacheFormat>,
     /// What runs.
     pub workload: Workload,
     /// On what.
@@ -234,7 +234,7 @@ impl Scenario {
     /// and the engine check their own fields (`validate` on their types); this adds the
     /// scenario's own and keeps the order the golden files record: version, workload, hardware,
     /// headroom, generation, the hardware pair, the engine, the unquantised modules (at most
-    /// [`MAX_UNQUANTIZED_MODULES`] paths of at most [`MAX_MODULE_PATH_LEN`] bytes).
+    /// [`MAX_UNQUANTIZED_MODULES`] paths of at most `MAX_MODULE_PATH_LEN` (256) bytes).
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         let mut errs = Vec::new();
         let check = |errs: &mut Vec<_>, field, v: f64, min: f64, max: f64| {

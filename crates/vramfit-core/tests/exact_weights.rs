@@ -3,9 +3,8 @@
 //! tensor-parallel split keeps the estimate's proportions, the URL carries it, and absurd values
 //! are refused.
 
-use vramfit_core::budget::ComponentId;
 use vramfit_core::limits::Field;
-use vramfit_core::{estimate, query, Scenario};
+use vramfit_core::{estimate, query, ComponentId, Scenario};
 
 fn on(count: u32, extra: &str) -> Scenario {
     serde_json::from_str(&format!(

@@ -3,13 +3,11 @@
 //! `config.json`, written out here; memory grows with the context only through the attention
 //! layers, under every engine; vLLM's unified pages reproduce a public start-up log.
 
-use vramfit_core::budget::kv_cache::{state_per_layer, StateStorage};
-use vramfit_core::budget::ComponentId;
 use vramfit_core::catalog::{self, GpuArch};
-use vramfit_core::engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
-use vramfit_core::engine::vllm::HybridPages;
-use vramfit_core::plan::VerdictReason;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{
+    estimate, mamba_slots, state_per_layer, ComponentId, Estimate, HybridPages, Scenario, Sglang,
+    StateStorage, VerdictReason, STATE_STORAGE,
+};
 
 const GIB: u64 = 1 << 30;
 

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// (module, layer), bottom up.
 const LAYERS: &[(&str, u32)] = &[
@@ -14,7 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     // Model, quantisation types and formats, catalogs, the config.json reader.
     ("gguf", 1),
     ("model", 1),
-    ("precision", 1),
+    ("kv_format", 1),
     ("format", 2),
     ("catalog", 3),
     ("import", 3),
@@ -44,12 +45,37 @@ const LAYERS: &[(&str, u32)] = &[
     ("header", 11),
 ];
 
-/// Items re-exported at the crate root, by the module that defines them.
-const ROOT_ITEMS: &[(&str, &str)] = &[
-    ("Estimate", "estimate"),
-    ("ScenarioError", "estimate"),
-    ("Scenario", "scenario"),
-];
+/// Items re-exported at the crate root (`pub use module::…;` in `src/lib.rs`), each with the
+/// top-level module it comes from, so that `crate::Plan` counts as a use of `plan`.
+fn root_items() -> &'static [(String, String)] {
+    static ITEMS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    ITEMS.get_or_init(|| {
+        let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+        let text = std::fs::read_to_string(lib).expect("src/lib.rs");
+        let code: String = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut items = Vec::new();
+        for statement in code.split(';') {
+            let Some(path) = statement.trim_start().strip_prefix("pub use ") else {
+                continue;
+            };
+            let Some((module, rest)) = path.split_once("::") else {
+                continue;
+            };
+            for part in rest.split(['{', '}', ',']) {
+                let leaf = part.rsplit("::").next().unwrap_or("");
+                let name = leaf.rsplit(" as ").next().unwrap_or("").trim();
+                if !name.is_empty() {
+                    items.push((name.to_string(), module.trim().to_string()));
+                }
+            }
+        }
+        items
+    })
+}
 
 fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
@@ -106,10 +132,10 @@ fn imported(code: &str) -> BTreeSet<String> {
     found
         .into_iter()
         .map(|n| {
-            ROOT_ITEMS
+            root_items()
                 .iter()
                 .find(|(item, _)| *item == n)
-                .map_or(n, |(_, m)| m.to_string())
+                .map_or(n, |(_, m)| m.clone())
         })
         .collect()
 }
@@ -166,8 +192,8 @@ fn core_imports_point_down_only() {
 
 #[test]
 fn the_reader_sees_grouped_and_root_imports() {
-    let got = imported("use crate::{budget::Card, engine, Estimate};");
-    let want: BTreeSet<String> = ["budget", "engine", "estimate"]
+    let got = imported("use crate::{budget::Card, engine, Estimate, Role, hf_config};");
+    let want: BTreeSet<String> = ["budget", "diffusion", "engine", "estimate", "import"]
         .into_iter()
         .map(String::from)
         .collect();

@@ -3,10 +3,9 @@
 //! per-GPU figure.
 
 use proptest::prelude::*;
-use vramfit_core::catalog;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::scenario::{Hardware, Inference, ModelSource, Workload};
-use vramfit_core::{estimate, Scenario};
+use vramfit_core::{
+    catalog, estimate, Hardware, Inference, ModelSource, Scenario, WeightFormat, Workload,
+};
 
 fn scenario(
     model: usize,
@@ -82,14 +81,14 @@ proptest! {
 
     #[test]
     fn sharding_weights_and_kv_never_raises_them_per_gpu(model in 0usize..64, ctx in 1u32..100_000, seqs in 1u32..64) {
-        use vramfit_core::budget::ComponentId;
+        use vramfit_core::ComponentId;
         let s1 = scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, 1);
         let arch = vramfit_core::catalog::model(&catalog_id(model)).expect("catalog").arch;
         for n in [2u32, 4, 8].into_iter().filter(|n| arch.tensor_parallel_ok(*n)) {
             let one = estimate(&s1).expect("valid").plan.expect("plan");
             let many = estimate(&scenario(model, WeightFormat::Bf16, ctx, seqs, 80.0, n)).expect("valid").plan.expect("plan");
             for id in [ComponentId::Weights, ComponentId::KvCache, ComponentId::Activations] {
-                let get = |p: &vramfit_core::plan::Plan| p.per_gpu_components.iter().find(|c| c.id == id).map_or(0, |c| c.bytes);
+                let get = |p: &vramfit_core::Plan| p.per_gpu_components.iter().find(|c| c.id == id).map_or(0, |c| c.bytes);
                 prop_assert!(get(&many) <= get(&one), "{:?} grew with {} GPUs", id, n);
             }
         }

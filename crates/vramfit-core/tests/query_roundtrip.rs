@@ -4,12 +4,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use vramfit_core::catalog;
-use vramfit_core::diffusion::pipelines::PIPELINES;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
 use vramfit_core::query::{from_pairs, to_pairs};
-use vramfit_core::Scenario;
+use vramfit_core::{catalog, KvCacheFormat, Scenario, WeightFormat, PIPELINES};
 
 /// A Hugging Face config.json the reader accepts.
 fn config(i: usize) -> Value {
@@ -118,8 +114,8 @@ prop_compose! {
         let mut s = json!({"model": model, "weights": formats[weights % formats.len()].id(),
             "unquantized_modules": unquantized, "workload": workload,
             "headroom_percent": headroom});
-        if kv < Precision::ALL.len() {
-            s["kv_cache"] = json!(Precision::ALL[kv].id());
+        if kv < KvCacheFormat::ALL.len() {
+            s["kv_cache"] = json!(KvCacheFormat::ALL[kv].id());
         }
         let gpus: Vec<_> = catalog::all_gpus().collect();
         s["hardware"] = match hw {
@@ -181,7 +177,7 @@ fn a_fallen_back_count_revalidates_the_training_run() {
     }
     // The link of a scenario without a model keeps it without one.
     let mut s = Scenario::example();
-    s.workload = vramfit_core::scenario::Workload::Custom(Default::default());
+    s.workload = vramfit_core::Workload::Custom(Default::default());
     s.model = None;
     let (back, notes) = from_pairs(&to_pairs(&s));
     assert!(notes.is_empty());

@@ -3,10 +3,7 @@
 //! fixes agree with each other.
 
 use proptest::prelude::*;
-use vramfit_core::catalog;
-use vramfit_core::plan::{Plan, Verdict, VerdictReason};
-use vramfit_core::warning::Warning;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{catalog, estimate, Estimate, Plan, Scenario, Verdict, VerdictReason, Warning};
 
 const ENGINES: [&str; 5] = [
     "null",
@@ -184,7 +181,7 @@ fn issue_11_vllm_cases() {
 /// combined scenario's own estimate is what the fix says.
 #[test]
 fn changes_together_when_none_alone_fits() {
-    use vramfit_core::change::Change;
+    use vramfit_core::Change;
     let s: Scenario = serde_json::from_str(r#"{"workload":{"generate_video":{"pipeline":"hunyuanvideo","width":1280,"height":720,"frames":81}},"hardware":{"gpu":"rtx-4090","count":1}}"#).expect("json");
     let e = estimate(&s).expect("valid");
     assert_eq!(e.verdict, Verdict::DoesNotFit);

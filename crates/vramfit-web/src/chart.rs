@@ -1,13 +1,13 @@
-//! Memory vs context length: the per-GPU memory the core computed at each context, against the
-//! card's capacity and headroom lines, with the largest context that fits marked. Plain SVG; the
-//! points come from `Estimate::context_curve`, the UI only scales them to pixels.
+//! Memory vs context length (or sequence length, image size, frames: the estimate's
+//! `curve_axis`): the per-GPU memory the core computed at each value, against the card's capacity
+//! and headroom lines, with the largest value that fits marked. Plain SVG; the points come from
+//! `Estimate::curve`, the UI only scales them to pixels.
 
 use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
-use vramfit_core::estimate::CurveAxis;
-use vramfit_core::inverse::CurvePoint;
+use vramfit_core::{CurveAxis, CurvePoint};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 const W: f64 = 640.0;
@@ -19,8 +19,8 @@ const PAD_R: f64 = 10.0;
 
 /// The chart.
 #[component]
-pub fn ContextChart(
-    /// Curve points (log-spaced contexts).
+pub fn CurveChart(
+    /// Curve points (log-spaced on the axis).
     points: Vec<CurvePoint>,
     /// Card capacity, bytes.
     capacity: u64,
@@ -28,9 +28,8 @@ pub fn ContextChart(
     usable: u64,
     /// Largest context (or size, frames) that fits, if any.
     max_context: Option<u64>,
-    /// What the x axis is.
-    #[prop(optional)]
-    axis: Option<CurveAxis>,
+    /// What the x axis counts.
+    axis: CurveAxis,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
@@ -44,10 +43,7 @@ pub fn ContextChart(
         .unwrap_or(0)
         .max(capacity) as f64
         * 1.08;
-    let (lx0, lx1) = (
-        (first.context_tokens as f64).ln(),
-        (last.context_tokens as f64).ln(),
-    );
+    let (lx0, lx1) = ((first.x as f64).ln(), (last.x as f64).ln());
     let x = move |c: f64| PAD_L + (c.ln() - lx0) / (lx1 - lx0).max(1e-9) * (W - PAD_L - PAD_R);
     let y = move |b: f64| H - PAD_B - b / top.max(1.0) * (H - PAD_B - PAD_T);
     // Coordinates as text with one decimal (not through `f64`'s `Display`: see `vramfit_i18n::fixed`).
@@ -59,29 +55,32 @@ pub fn ContextChart(
             format!(
                 "{}{},{}",
                 if i == 0 { "M" } else { "L" },
-                n(x(p.context_tokens as f64)),
+                n(x(p.x as f64)),
                 n(y(p.per_gpu_bytes as f64))
             )
         })
         .collect();
-    let axis = axis.unwrap_or(CurveAxis::Context);
     let tick_values: &[u64] = match axis {
-        CurveAxis::Context => &[512, 2048, 8192, 32768, 131072, 524288, 2_097_152],
-        CurveAxis::Resolution => &[256, 512, 768, 1024, 1536, 2048, 3072, 4096],
+        CurveAxis::ContextTokens | CurveAxis::SequenceLength => {
+            &[512, 2048, 8192, 32768, 131072, 524288, 2_097_152]
+        }
+        CurveAxis::ImageSide => &[256, 512, 768, 1024, 1536, 2048, 3072, 4096],
         CurveAxis::Frames => &[9, 17, 33, 49, 81, 129, 257],
     };
     let ticks: Vec<u64> = tick_values
         .iter()
         .copied()
-        .filter(|t| *t >= first.context_tokens && *t <= last.context_tokens)
+        .filter(|t| *t >= first.x && *t <= last.x)
         .collect();
     let label = move |t: u64| match axis {
-        CurveAxis::Context if t >= 1024 => format!("{}k", t / 1024),
+        CurveAxis::ContextTokens | CurveAxis::SequenceLength if t >= 1024 => {
+            format!("{}k", t / 1024)
+        }
         _ => t.to_string(),
     };
     let caption = match axis {
-        CurveAxis::Context => Key::ChartCaption,
-        CurveAxis::Resolution => Key::ResolutionChart,
+        CurveAxis::ContextTokens | CurveAxis::SequenceLength => Key::ChartCaption,
+        CurveAxis::ImageSide => Key::ResolutionChart,
         CurveAxis::Frames => Key::FramesChart,
     };
     let cap_y = y(capacity as f64);
@@ -91,8 +90,8 @@ pub fn ContextChart(
             <figcaption>{t(l, caption)}</figcaption>
             <svg viewBox="0 0 640 220" role="img"
                 aria-label=f(l, Key::ChartAria, &[
-                    ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.context_tokens)),
-                    ("to", &gib(l, last.per_gpu_bytes)), ("ctx_to", &l.count(PluralKey::Tokens, last.context_tokens)),
+                    ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.x)),
+                    ("to", &gib(l, last.per_gpu_bytes)), ("ctx_to", &l.count(PluralKey::Tokens, last.x)),
                     ("cap", &gib(l, capacity))])>
                 <line class="axis" x1=n(PAD_L) y1=n(H - PAD_B) x2=n(W - PAD_R) y2=n(H - PAD_B) />
                 <line class="axis" x1=n(PAD_L) y1=n(PAD_T) x2=n(PAD_L) y2=n(H - PAD_B) />
@@ -109,13 +108,13 @@ pub fn ContextChart(
                 <line class="cap" x1=n(PAD_L) y1=n(cap_y) x2=n(W - PAD_R) y2=n(cap_y) />
                 <line class="usable" x1=n(PAD_L) y1=n(use_y) x2=n(W - PAD_R) y2=n(use_y) />
                 <path class="curve" d=path />
-                {max_context.filter(|c| *c >= first.context_tokens && *c <= last.context_tokens).map(|c| view! {
+                {max_context.filter(|c| *c >= first.x && *c <= last.x).map(|c| view! {
                     <line class="maxctx" x1=n(x(c as f64)) y1=n(PAD_T) x2=n(x(c as f64)) y2=n(H - PAD_B) />
                 })}
             </svg>
             <p class="legend-line">{t(l, match axis {
-                CurveAxis::Context => Key::ChartLegend,
-                CurveAxis::Resolution => Key::ChartLegendImage,
+                CurveAxis::ContextTokens | CurveAxis::SequenceLength => Key::ChartLegend,
+                CurveAxis::ImageSide => Key::ChartLegendImage,
                 CurveAxis::Frames => Key::ChartLegendVideo,
             })}</p>
         </figure>

@@ -2,7 +2,7 @@
 
 use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
-use vramfit_core::custom::{Custom, Item, ItemKind};
+use vramfit_core::{Custom, Item, ItemKind};
 
 /// One editable item.
 #[derive(Clone, Copy, Debug)]

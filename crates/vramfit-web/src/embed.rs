@@ -19,12 +19,9 @@ use crate::{js_api, panic_panel, url};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
-use vramfit_core::catalog;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
-use vramfit_core::query;
-use vramfit_core::scenario::WorkloadKind;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{
+    catalog, estimate, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind,
+};
 use vramfit_i18n::{Key, Locale};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -166,7 +163,7 @@ fn EmbedInputs(
         }
         "kv" => {
             let options = std::iter::once((String::new(), t(l, Key::KvAsCompute).to_string()))
-                .chain(Precision::ALL.into_iter().map(|p| (p.id().to_string(), p.id().to_string())))
+                .chain(KvCacheFormat::ALL.into_iter().map(|p| (p.id().to_string(), p.id().to_string())))
                 .collect();
             view! { <SelectField id="kv" label=t(l, Key::KvCacheLabel) options value=form.kv shown=serving /> }
                 .into_any()

@@ -3,12 +3,8 @@
 
 use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
-use vramfit_core::engine::llama_cpp::LlamaCpp;
-use vramfit_core::engine::sglang::Sglang;
-use vramfit_core::engine::transformers::Transformers;
-use vramfit_core::engine::vllm::{Vllm, VllmVersion};
-use vramfit_core::engine::Engine;
 use vramfit_core::num::shortest;
+use vramfit_core::{Engine, LlamaCpp, Sglang, Transformers, Vllm, VllmVersion};
 
 /// Engine names as the select and the URL use them.
 pub const ENGINES: [&str; 5] = ["", "vllm", "sglang", "llama_cpp", "transformers"];

@@ -1,8 +1,8 @@
 //! The leaf of the web crate: which field of the form a problem belongs to, what the problem is,
 //! and the parsers of typed numbers. Imports nothing from the crate.
 
-use vramfit_core::import::hf_config::ConfigError;
-use vramfit_core::scenario::RangeError;
+use vramfit_core::hf_config::ConfigError;
+use vramfit_core::limits::RangeError;
 
 /// A field of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

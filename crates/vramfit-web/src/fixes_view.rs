@@ -6,10 +6,7 @@ use crate::numbers::gib;
 use crate::text::{t, verdict_icon, verdict_word};
 use crate::url;
 use leptos::prelude::*;
-use vramfit_core::change::{Change, Fix};
-use vramfit_core::diffusion::Offload;
-use vramfit_core::engine::Engine;
-use vramfit_core::Estimate;
+use vramfit_core::{Change, Engine, Estimate, Fix, Offload};
 use vramfit_i18n::{Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.

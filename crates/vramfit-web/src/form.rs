@@ -7,15 +7,12 @@ use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use crate::gen_form::GenForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
-use vramfit_core::estimate::{resolve_model, ScenarioError};
-use vramfit_core::format::WeightFormat;
-use vramfit_core::import::hf_config::ConfigError;
-use vramfit_core::precision::Precision;
-use vramfit_core::scenario::{
-    Field, Hardware, Inference, ModelSource, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
-    SCENARIO_VERSION,
+use vramfit_core::hf_config::ConfigError;
+use vramfit_core::limits::{Field, SCENARIO_VERSION};
+use vramfit_core::{
+    resolve_model, Hardware, Inference, KvCacheFormat, ModelSource, Scenario, ScenarioError, Train,
+    WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
 };
-use vramfit_core::training::Train;
 
 /// Value of the GPU select meaning "recommend a card".
 pub const GPU_RECOMMEND: &str = "";
@@ -156,7 +153,7 @@ impl Form {
                 whole(Input::Chunk, self.chunk.get()),
             )
         } else {
-            (1, 1, vramfit_core::scenario::DEFAULT_PREFILL_CHUNK_TOKENS)
+            (1, 1, vramfit_core::limits::DEFAULT_PREFILL_CHUNK_TOKENS)
         };
         let count = whole(Input::Count, self.count.get());
         let headroom_percent = whole(Input::Headroom, self.headroom.get());
@@ -215,7 +212,7 @@ impl Form {
             }),
         };
         let unquantized_modules = match &model {
-            ModelSource::HfConfig(v) => vramfit_core::import::hf_config::quantization(v)
+            ModelSource::HfConfig(v) => vramfit_core::hf_config::quantization(v)
                 .map(|q| q.unquantized_modules)
                 .unwrap_or_default(),
             ModelSource::Catalog(_) => Vec::new(),
@@ -228,7 +225,7 @@ impl Form {
             weights_bytes: self.exact_weights.get().and_then(|x| {
                 (x.config == config_text && x.weights == self.weights.get()).then_some(x.bytes)
             }),
-            kv_cache: Precision::from_id(&self.kv.get()),
+            kv_cache: KvCacheFormat::from_id(&self.kv.get()),
             workload,
             hardware: Hardware {
                 gpu: (gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM).then_some(gpu),

@@ -3,7 +3,7 @@
 
 use crate::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
-use vramfit_core::diffusion::{Attention, Generation, Offload, PartFormat};
+use vramfit_core::{Attention, Generation, Offload, PipelinePartFormat};
 
 /// Every generation field.
 #[derive(Clone, Copy)]
@@ -103,7 +103,7 @@ impl GenForm {
             self.image_pipeline.get()
         };
         let drop = if self.drop_t5.get() {
-            vramfit_core::diffusion::pipelines::PIPELINES
+            vramfit_core::PIPELINES
                 .iter()
                 .find(|p| p.id == pipeline)
                 .map(|p| {
@@ -133,8 +133,8 @@ impl GenForm {
             vae_tiling: self.tiling.get(),
             vae_slicing: self.slicing.get(),
             drop_text_encoders: drop,
-            denoiser_format: PartFormat::from_id(&self.denoiser_format.get()),
-            text_encoder_format: PartFormat::from_id(&self.text_format.get()),
+            denoiser_format: PipelinePartFormat::from_id(&self.denoiser_format.get()),
+            text_encoder_format: PipelinePartFormat::from_id(&self.text_format.get()),
         }
     }
 }

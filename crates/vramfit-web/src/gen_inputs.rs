@@ -7,8 +7,7 @@ use crate::text::{f, t};
 use crate::widgets::{field_error, NumberField};
 use crate::widgets::{CheckField, SelectField};
 use leptos::prelude::*;
-use vramfit_core::diffusion::pipelines::{find, PIPELINES};
-use vramfit_core::diffusion::PartFormat;
+use vramfit_core::{PipelinePartFormat, PIPELINES};
 use vramfit_i18n::{Key, Locale};
 
 /// The generation knobs.
@@ -43,7 +42,11 @@ pub fn GenInputs(
     };
     let formats = move || {
         let mut v = vec![("", t(l, Key::AsCheckpoint))];
-        v.extend(PartFormat::ALL.into_iter().map(|f| (f.id(), f.id())));
+        v.extend(
+            PipelinePartFormat::ALL
+                .into_iter()
+                .map(|f| (f.id(), f.id())),
+        );
         v
     };
     view! {
@@ -61,7 +64,7 @@ pub fn GenInputs(
             <p class="err" role="alert" data-testid="err-pipeline">{move || err("pipeline").get()}</p>
             // A guidance-distilled pipeline (FLUX.1, HunyuanVideo) has no classifier-free pass:
             // the switch would change nothing, so the page says why instead of showing it.
-            {move || match find(&pipeline.get()) {
+            {move || match PIPELINES.iter().find(|p| p.id == pipeline.get()) {
                 Some(p) if !p.cfg => view! {
                     <p class="hint" data-testid="guidance-distilled">
                         {f(l, Key::GuidanceDistilled, &[("pipeline", p.name)])}

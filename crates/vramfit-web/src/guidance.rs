@@ -3,8 +3,7 @@
 use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
-use vramfit_core::scenario::Scenario;
-use vramfit_core::Estimate;
+use vramfit_core::{Estimate, Scenario};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The checklist for the scenario on screen.

@@ -13,11 +13,7 @@ use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField};
 use leptos::prelude::*;
-use vramfit_core::catalog;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::precision::Precision;
-use vramfit_core::scenario::WorkloadKind;
-use vramfit_core::Estimate;
+use vramfit_core::{catalog, Estimate, KvCacheFormat, WeightFormat, WorkloadKind};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.
@@ -134,7 +130,7 @@ pub fn Inputs(
                         <select id="kv" data-testid="kv"
                             on:change=move |ev| form.kv.set(event_target_value(&ev))>
                             <option value="" selected=move || form.kv.get().is_empty()>{t(l, Key::KvAsCompute)}</option>
-                            {Precision::ALL.into_iter().map(|p| view! {
+                            {KvCacheFormat::ALL.into_iter().map(|p| view! {
                                 <option value=p.id() selected=move || form.kv.get() == p.id()>{p.id()}</option>
                             }).collect_view()}
                         </select>

@@ -17,9 +17,7 @@
 use js_sys::{Object, Reflect, JSON};
 use serde::Serialize;
 use serde_json::{json, Value};
-use vramfit_core::catalog;
-use vramfit_core::diffusion::pipelines::PIPELINES;
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::{catalog, estimate, Estimate, Scenario, PIPELINES};
 use wasm_bindgen::prelude::*;
 
 /// The estimate for a scenario given as JSON text, or the CLI's error object.

@@ -2,15 +2,12 @@
 //! guidance of each component, what the engine will report, warnings, limits and chart,
 //! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
 
-use crate::chart::ContextChart;
+use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::estimate::CurveAxis;
-use vramfit_core::plan::{Plan, Verdict};
-use vramfit_core::warning::Warning;
-use vramfit_core::Estimate;
+use vramfit_core::{CurveAxis, Estimate, Plan, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
@@ -162,7 +159,7 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
                     }}</li>
                 })}
             </ul>
-            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens l=l />
+            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis l=l />
         </div>
     }
     .into_any()
@@ -174,7 +171,7 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
     let Some(plan) = e
         .plan
         .clone()
-        .filter(|_| e.curve_axis != CurveAxis::Context)
+        .filter(|_| matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames))
     else {
         return ().into_any();
     };
@@ -189,7 +186,7 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
         <div class="limits" data-testid="generation-limits">
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
             <ul><li data-testid="generation-max">{line}</li></ul>
-            <ContextChart points=e.context_curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
+            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
                 max_context=e.generation_max l=l axis=e.curve_axis />
         </div>
     }

@@ -4,13 +4,11 @@
 
 use crate::field::{Input, Problem};
 use crate::numbers::{gb, gib, percent};
-use vramfit_core::budget::ComponentId;
-use vramfit_core::engine::StartFailure;
-use vramfit_core::format::WeightFormat;
-use vramfit_core::import::hf_config::ConfigError;
-use vramfit_core::plan::{Plan, Split, Verdict, VerdictReason};
-use vramfit_core::scenario::RangeError;
-use vramfit_core::warning::Warning;
+use vramfit_core::hf_config::ConfigError;
+use vramfit_core::limits::RangeError;
+use vramfit_core::{
+    ComponentId, Plan, Split, StartFailure, Verdict, VerdictReason, Warning, WeightFormat,
+};
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
 
 /// The text of `k`.
@@ -497,8 +495,8 @@ fn capitalized(word: &str) -> String {
 }
 
 /// The phase that sets the peak.
-pub fn phase(l: Locale, p: vramfit_core::plan::PeakPhase) -> &'static str {
-    use vramfit_core::plan::PeakPhase as P;
+pub fn phase(l: Locale, p: vramfit_core::PeakPhase) -> &'static str {
+    use vramfit_core::PeakPhase as P;
     t(
         l,
         match p {

@@ -2,7 +2,7 @@
 
 use crate::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
-use vramfit_core::training::{
+use vramfit_core::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,
 };
 

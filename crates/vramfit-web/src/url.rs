@@ -1,7 +1,6 @@
 //! The query string ↔ `(param, value)` pairs; the core's `query` module maps pairs to a scenario.
 
-use vramfit_core::query;
-use vramfit_core::Scenario;
+use vramfit_core::{query, Scenario};
 use vramfit_i18n::Locale;
 
 /// Pairs of the current page's query string, percent-decoded.

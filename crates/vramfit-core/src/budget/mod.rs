@@ -20,8 +20,8 @@ pub use result::{Card, GpuBudget, KvReport, PeakPhase, StartFailure};
 use crate::bytes::{add, from_u128, sum};
 use crate::catalog::GpuArch;
 use crate::format::WeightFormat;
+use crate::kv_format::KvCacheFormat;
 use crate::model::{ModelArch, ModulePatterns, TensorKind};
-use crate::precision::Precision;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -267,7 +267,7 @@ pub struct BudgetInputs<'a> {
     /// Weights per tp, precomputed.
     pub footprint: &'a Footprint,
     /// KV cache storage.
-    pub kv_cache: Precision,
+    pub kv_cache: KvCacheFormat,
     /// Tokens per sequence.
     pub context_tokens: u64,
     /// Concurrent sequences.

@@ -16,10 +16,12 @@
 //! Seeds' check: 7e9 params × 2 B = 14 GB; 13e9 × 2 B ≈ 24.2 GiB.
 
 use super::{reserve, shard};
-use crate::bytes::{add, mul, round_up, sum};
+use crate::bytes::{add, mul, round_up};
 use crate::format::WeightFormat;
 use crate::gguf;
-use crate::model::{under_any, ModelArch, ModulePatterns, Split, Tensor, TensorKind};
+#[cfg(test)]
+use crate::model::under_any;
+use crate::model::{ModelArch, ModulePatterns, Split, Tensor, TensorKind};
 
 /// Whether tensor parallelism splits this tensor's input columns (row-parallel) rather than its rows.
 fn splits_columns(kind: TensorKind) -> bool {
@@ -105,7 +107,7 @@ fn cost(
 }
 
 /// The weights on one GPU of a `tp`-way group as (bytes, allocator rounding of each allocation),
-/// modules `unquantized` covers in 16 bit: [`per_gpu_tensors`] summed, without listing every
+/// modules `unquantized` covers in 16 bit: `per_gpu_tensors` summed, without listing every
 /// layer. Layers of one kind (dense or MoE) with the same GGUF layer class and not singled out by
 /// a pattern hold identical tensors, so each such kind is costed once and multiplied by its count;
 /// the work is bounded by the kinds, not the depth.
@@ -156,7 +158,8 @@ pub fn per_gpu(
 
 /// Bytes of every tensor on one GPU (one entry per allocation, in load order). Modules listed in
 /// `unquantized` (a checkpoint's `llm_int8_skip_modules` / `modules_to_not_convert`) stay 16-bit.
-/// This lists every layer; budgets use [`per_gpu`].
+/// This lists every layer; budgets use [`per_gpu`], and the tests check it against this.
+#[cfg(test)]
 pub fn per_gpu_tensors(
     arch: &ModelArch,
     format: WeightFormat,
@@ -193,8 +196,9 @@ pub fn vocab_padding(a: &ModelArch, tp: u64, b: u64) -> u64 {
 }
 
 /// Total bytes of a list of tensor sizes (saturating).
+#[cfg(test)]
 pub fn total(tensors: &[u64]) -> u64 {
-    sum(tensors.iter().copied())
+    crate::bytes::sum(tensors.iter().copied())
 }
 
 #[cfg(test)]

@@ -21,11 +21,11 @@ pub use gpus::GPUS;
 pub use gpus_hpu::HPUS;
 pub use gpus_unified::UNIFIED_MEMORY;
 pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
-pub use models::MODELS as DENSE_MODELS;
-pub use models_extra::MORE_DENSE_MODELS;
-pub use models_hybrid::HYBRID_MODELS;
-pub use models_moe::MOE_AND_VLM_MODELS;
-pub use models_moe_extra::MORE_MOE_MODELS;
+pub(crate) use models::MODELS as DENSE_MODELS;
+pub(crate) use models_extra::MORE_DENSE_MODELS;
+pub(crate) use models_hybrid::HYBRID_MODELS;
+pub(crate) use models_moe::MOE_AND_VLM_MODELS;
+pub(crate) use models_moe_extra::MORE_MOE_MODELS;
 
 use crate::model::ModelArch;
 use serde::Serialize;

@@ -6,7 +6,7 @@
 //! phase + that phase's working set + CUDA context, cuBLAS workspace and the allocator's pooled
 //! segments (`crate::budget::runtime`, `crate::budget::reserve`).
 //!
-//! - **Weights** = params × bytes of the part's format ([`PartFormat`]); quantised formats leave
+//! - **Weights** = params × bytes of the part's format ([`PipelinePartFormat`]); quantised formats leave
 //!   token embeddings 16-bit; T5 `wo` stays fp32 when T5 loads as fp16 (transformers
 //!   `T5PreTrainedModel._keep_in_fp32_modules`, applied only for `torch_dtype == float16`).
 //! - **Residency** ([`Offload`]): `None` keeps every part on the GPU in every phase. `Model`
@@ -51,10 +51,15 @@ use working_set::*;
 
 use pipelines::{Part, Pipeline, Role, Runtime};
 
-/// Storage format of one pipeline part.
+/// How one part of an image or video pipeline (denoiser, text encoder, VAE) stores its weights:
+/// a flat rate per weight (GGUF entries at their dominant block type).
+///
+/// Unlike [`WeightFormat`](crate::format::WeightFormat), which costs a language model tensor by
+/// tensor, it multiplies a part's parameter count; its ids are the generation JSON's own
+/// (`gguf-q4-k-m`, not `gguf-q4_k_m`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum PartFormat {
+pub enum PipelinePartFormat {
     /// 32-bit float.
     Fp32,
     /// bfloat16.
@@ -75,18 +80,18 @@ pub enum PartFormat {
     GgufQ4KM,
 }
 
-impl PartFormat {
+impl PipelinePartFormat {
     /// Storage as (bytes, per weights): the ggml block sizes for GGUF.
     fn ratio(self) -> (u64, u64) {
         match self {
-            PartFormat::Fp32 => (4, 1),
-            PartFormat::Bf16 | PartFormat::Fp16 => (2, 1),
-            PartFormat::Fp8 => (1, 1),
-            PartFormat::Nf4 => (9, 16),
-            PartFormat::GgufQ8_0 => (34, 32),
-            PartFormat::GgufQ6K => (210, 256),
-            PartFormat::GgufQ5KM => (176, 256),
-            PartFormat::GgufQ4KM => (144, 256),
+            PipelinePartFormat::Fp32 => (4, 1),
+            PipelinePartFormat::Bf16 | PipelinePartFormat::Fp16 => (2, 1),
+            PipelinePartFormat::Fp8 => (1, 1),
+            PipelinePartFormat::Nf4 => (9, 16),
+            PipelinePartFormat::GgufQ8_0 => (34, 32),
+            PipelinePartFormat::GgufQ6K => (210, 256),
+            PipelinePartFormat::GgufQ5KM => (176, 256),
+            PipelinePartFormat::GgufQ4KM => (144, 256),
         }
     }
 
@@ -97,40 +102,43 @@ impl PartFormat {
     }
 
     /// Every format, widest first.
-    pub const ALL: [PartFormat; 9] = [
-        PartFormat::Fp32,
-        PartFormat::Bf16,
-        PartFormat::Fp16,
-        PartFormat::Fp8,
-        PartFormat::GgufQ8_0,
-        PartFormat::GgufQ6K,
-        PartFormat::GgufQ5KM,
-        PartFormat::GgufQ4KM,
-        PartFormat::Nf4,
+    pub const ALL: [PipelinePartFormat; 9] = [
+        PipelinePartFormat::Fp32,
+        PipelinePartFormat::Bf16,
+        PipelinePartFormat::Fp16,
+        PipelinePartFormat::Fp8,
+        PipelinePartFormat::GgufQ8_0,
+        PipelinePartFormat::GgufQ6K,
+        PipelinePartFormat::GgufQ5KM,
+        PipelinePartFormat::GgufQ4KM,
+        PipelinePartFormat::Nf4,
     ];
 
     /// The format with this id.
-    pub fn from_id(s: &str) -> Option<PartFormat> {
-        PartFormat::ALL.into_iter().find(|f| f.id() == s)
+    pub fn from_id(s: &str) -> Option<PipelinePartFormat> {
+        PipelinePartFormat::ALL.into_iter().find(|f| f.id() == s)
     }
 
     /// Stable id, as in scenario JSON.
     pub fn id(self) -> &'static str {
         match self {
-            PartFormat::Fp32 => "fp32",
-            PartFormat::Bf16 => "bf16",
-            PartFormat::Fp16 => "fp16",
-            PartFormat::Fp8 => "fp8",
-            PartFormat::Nf4 => "nf4",
-            PartFormat::GgufQ8_0 => "gguf-q8-0",
-            PartFormat::GgufQ6K => "gguf-q6-k",
-            PartFormat::GgufQ5KM => "gguf-q5-k-m",
-            PartFormat::GgufQ4KM => "gguf-q4-k-m",
+            PipelinePartFormat::Fp32 => "fp32",
+            PipelinePartFormat::Bf16 => "bf16",
+            PipelinePartFormat::Fp16 => "fp16",
+            PipelinePartFormat::Fp8 => "fp8",
+            PipelinePartFormat::Nf4 => "nf4",
+            PipelinePartFormat::GgufQ8_0 => "gguf-q8-0",
+            PipelinePartFormat::GgufQ6K => "gguf-q6-k",
+            PipelinePartFormat::GgufQ5KM => "gguf-q5-k-m",
+            PipelinePartFormat::GgufQ4KM => "gguf-q4-k-m",
         }
     }
 
     fn quantized(self) -> bool {
-        !matches!(self, PartFormat::Fp32 | PartFormat::Bf16 | PartFormat::Fp16)
+        !matches!(
+            self,
+            PipelinePartFormat::Fp32 | PipelinePartFormat::Bf16 | PipelinePartFormat::Fp16
+        )
     }
 
     /// Bytes of `params` weights.
@@ -141,7 +149,7 @@ impl PartFormat {
 
     /// Bytes per activation element: fp32 compute for fp32 weights, 16-bit otherwise.
     fn act(self) -> u64 {
-        if self == PartFormat::Fp32 {
+        if self == PipelinePartFormat::Fp32 {
             4
         } else {
             2
@@ -218,10 +226,10 @@ pub struct Generation {
     pub drop_text_encoders: Vec<String>,
     /// Denoiser storage (default: the pipeline's).
     #[serde(default)]
-    pub denoiser_format: Option<PartFormat>,
+    pub denoiser_format: Option<PipelinePartFormat>,
     /// Text encoder storage (default: the pipeline's).
     #[serde(default)]
-    pub text_encoder_format: Option<PartFormat>,
+    pub text_encoder_format: Option<PipelinePartFormat>,
 }
 
 impl Generation {
@@ -414,7 +422,7 @@ pub fn pipeline_of(g: &Generation) -> Result<&'static Pipeline, DiffusionError> 
 /// One part as this generation loads it.
 struct Loaded {
     part: &'static Part,
-    format: PartFormat,
+    format: PipelinePartFormat,
     bytes: u64,
     buffer_bytes: u64,
 }
@@ -425,25 +433,24 @@ fn load(g: &Generation, part: &'static Part) -> Loaded {
         Role::TextEncoder => g.text_encoder_format.unwrap_or(part.default_format),
         // The pipeline's `torch_dtype` reaches the VAE; quantisation does not (Wan's VAE is fp32).
         Role::Vae => match g.denoiser_format {
-            Some(f @ (PartFormat::Fp32 | PartFormat::Bf16 | PartFormat::Fp16))
-                if part.default_format != PartFormat::Fp32 =>
-            {
+            Some(
                 f
-            }
+                @ (PipelinePartFormat::Fp32 | PipelinePartFormat::Bf16 | PipelinePartFormat::Fp16),
+            ) if part.default_format != PipelinePartFormat::Fp32 => f,
             _ => part.default_format,
         },
     };
     let dense = part
         .params
         .saturating_sub(if format.quantized() { part.keep16 } else { 0 });
-    let mut bytes = format.bytes(dense) + PartFormat::Bf16.bytes(part.params - dense);
-    if format == PartFormat::Fp16 {
-        bytes += PartFormat::Fp16.bytes(part.fp32_keep.min(part.params));
+    let mut bytes = format.bytes(dense) + PipelinePartFormat::Bf16.bytes(part.params - dense);
+    if format == PipelinePartFormat::Fp16 {
+        bytes += PipelinePartFormat::Fp16.bytes(part.fp32_keep.min(part.params));
     }
-    let buffer_format = if format == PartFormat::Fp32 {
+    let buffer_format = if format == PipelinePartFormat::Fp32 {
         format
     } else {
-        PartFormat::Bf16
+        PipelinePartFormat::Bf16
     };
     let buffer_bytes = buffer_format.bytes(part.buffers);
     bytes += buffer_bytes;
@@ -544,11 +551,11 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
     let dn_format = of(Role::Denoiser)
         .map(|l| l.format)
         .next()
-        .unwrap_or(PartFormat::Bf16);
+        .unwrap_or(PipelinePartFormat::Bf16);
     let vae_format = of(Role::Vae)
         .map(|l| l.format)
         .next()
-        .unwrap_or(PartFormat::Bf16);
+        .unwrap_or(PipelinePartFormat::Bf16);
     let quant_transient = if dn_format.quantized() {
         5 * u64::from(p.denoiser_hidden) * u64::from(p.denoiser_hidden) * 2
     } else {
@@ -590,7 +597,7 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         _ => [0, dn_one, 0, dn_act],
     };
     // `vae.to(float32)` replaces each 16-bit tensor by its fp32 copy: what is resident doubles.
-    let upcast = p.vae.upcast && vae_format != PartFormat::Fp32;
+    let upcast = p.vae.upcast && vae_format != PipelinePartFormat::Fp32;
     let upcast_vae = if upcast { vae_all } else { 0 };
     let upcast_one = if upcast { vae_one } else { 0 };
     let (dec_act, dec_workspace) = decode_activations(p, g, &s, vae_format);

@@ -13,7 +13,7 @@
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
 
-use super::PartFormat;
+use super::PipelinePartFormat;
 
 /// What a part does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub struct Part {
     /// Parameters.
     pub params: u64,
     /// Storage format as the pipeline loads it.
-    pub default_format: PartFormat,
+    pub default_format: PipelinePartFormat,
     /// Parameters that weight quantisation leaves 16-bit (token embeddings).
     pub keep16: u64,
     /// Parameters kept in fp32 when the part loads as fp16 (T5 `_keep_in_fp32_modules = ["wo"]`).
@@ -162,7 +162,13 @@ pub struct Pipeline {
     pub source: &'static str,
 }
 
-const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u32) -> Part {
+const fn te(
+    id: &'static str,
+    params: u64,
+    f: PipelinePartFormat,
+    hidden: u32,
+    tokens: u32,
+) -> Part {
     Part {
         id,
         role: Role::TextEncoder,
@@ -182,7 +188,13 @@ const fn te(id: &'static str, params: u64, f: PartFormat, hidden: u32, tokens: u
     }
 }
 
-const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: u64) -> Part {
+const fn dn(
+    id: &'static str,
+    params: u64,
+    f: PipelinePartFormat,
+    blocks: u32,
+    buffers: u64,
+) -> Part {
     Part {
         id,
         role: Role::Denoiser,
@@ -201,7 +213,7 @@ const fn dn(id: &'static str, params: u64, f: PartFormat, blocks: u32, buffers: 
     }
 }
 
-const fn vae(params: u64, f: PartFormat) -> Part {
+const fn vae(params: u64, f: PipelinePartFormat) -> Part {
     Part {
         id: "vae",
         role: Role::Vae,
@@ -221,7 +233,7 @@ const fn vae(params: u64, f: PartFormat) -> Part {
 }
 
 /// T5-v1.1-XXL encoder (4,762.3 M; embedding 32,128 × 4096; `wo` 24 × 10,240 × 4096).
-const fn t5(tokens: u32, f: PartFormat) -> Part {
+const fn t5(tokens: u32, f: PipelinePartFormat) -> Part {
     Part {
         keep16: 131_596_288,
         fp32_keep: 1_006_632_960,
@@ -236,7 +248,7 @@ const fn t5(tokens: u32, f: PartFormat) -> Part {
 }
 
 /// 2D `AutoencoderKL` (SD, SDXL, SD3, FLUX): the largest module is a 512→512 3×3 conv (traced).
-const fn vae_kl(params: u64, f: PartFormat) -> Part {
+const fn vae_kl(params: u64, f: PipelinePartFormat) -> Part {
     Part {
         leaf: 2_359_808,
         ..vae(params, f)
@@ -265,7 +277,7 @@ const CLIP_G: u64 = 694_660_000;
 const SD_VAE: u64 = 83_650_000;
 const FLUX_VAE: u64 = 83_820_000;
 
-use PartFormat::{Bf16, Fp16, Fp32};
+use PipelinePartFormat::{Bf16, Fp16, Fp32};
 
 /// 2D `AutoencoderKL` decode: the traced peak is the first resnet of the last up block, where the
 /// 256-channel full-resolution map is live three times (the block input, `norm1` and its SiLU):
@@ -623,7 +635,7 @@ pub static PIPELINES: &[Pipeline] = &[
 
 /// CLIP-G (SDXL `text_encoder_2`, SD3 `text_encoder_2`): 32 layers, `gelu` MLP (fc1 4 +
 /// activation 4 + residual + norm = 10 copies per layer); both pipelines take `hidden_states[-2]`.
-const fn clip_g(f: PartFormat) -> Part {
+const fn clip_g(f: PipelinePartFormat) -> Part {
     Part {
         blocks: 32,
         layer_x10: 100,
@@ -633,7 +645,7 @@ const fn clip_g(f: PartFormat) -> Part {
 }
 
 /// CLIP-L as SDXL and SD3 call it (`output_hidden_states=True`).
-const fn clip_l_all(id: &'static str, params: u64, f: PartFormat) -> Part {
+const fn clip_l_all(id: &'static str, params: u64, f: PipelinePartFormat) -> Part {
     Part {
         all_hidden: true,
         ..te(id, params, f, 768, 77)

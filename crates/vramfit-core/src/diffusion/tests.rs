@@ -30,11 +30,11 @@ const CARD: Card = Card {
 
 #[test]
 fn formats() {
-    assert_eq!(PartFormat::GgufQ8_0.bits_x100(), 850);
-    assert_eq!(PartFormat::GgufQ6K.bits_x100(), 656);
-    assert_eq!(PartFormat::GgufQ4KM.bits_x100(), 450);
-    assert_eq!(PartFormat::Nf4.bits_x100(), 450);
-    assert_eq!(PartFormat::Bf16.bytes(10), 20);
+    assert_eq!(PipelinePartFormat::GgufQ8_0.bits_x100(), 850);
+    assert_eq!(PipelinePartFormat::GgufQ6K.bits_x100(), 656);
+    assert_eq!(PipelinePartFormat::GgufQ4KM.bits_x100(), 450);
+    assert_eq!(PipelinePartFormat::Nf4.bits_x100(), 450);
+    assert_eq!(PipelinePartFormat::Bf16.bytes(10), 20);
 }
 
 #[test]

@@ -62,7 +62,7 @@ pub(super) fn denoise_activations(
     p: &Pipeline,
     g: &Generation,
     s: &Shape,
-    format: PartFormat,
+    format: PipelinePartFormat,
 ) -> u64 {
     let b = if p.runtime == Runtime::WanOfficial {
         2
@@ -165,10 +165,10 @@ pub(super) fn decode_activations(
     p: &Pipeline,
     g: &Generation,
     s: &Shape,
-    vae_format: PartFormat,
+    vae_format: PipelinePartFormat,
 ) -> (u64, u64) {
     let v = &p.vae;
-    let fp32 = vae_format == PartFormat::Fp32 || v.upcast;
+    let fp32 = vae_format == PipelinePartFormat::Fp32 || v.upcast;
     let (b, workspace) = if fp32 {
         (4, v.workspace_x100_32)
     } else {

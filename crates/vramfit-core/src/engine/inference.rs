@@ -23,8 +23,8 @@ fn default_chunk() -> u32 {
 }
 
 impl Inference {
-    /// Range checks: context 1 … [`MAX_CONTEXT_TOKENS`], sequences 1 … [`MAX_SEQUENCES`], prefill
-    /// chunk 16 … [`MAX_CONTEXT_TOKENS`].
+    /// Range checks: context 1 … `MAX_CONTEXT_TOKENS` (10 M), sequences 1 … `MAX_SEQUENCES`
+    /// (100,000), prefill chunk 16 … `MAX_CONTEXT_TOKENS`.
     pub fn validate(&self) -> Vec<(Field, RangeError)> {
         let big = f64::from(MAX_CONTEXT_TOKENS);
         [

@@ -20,7 +20,6 @@ pub mod vllm;
 use crate::budget::{BudgetInputs, Card, GpuBudget};
 use crate::limits::{check_range, Field, RangeError, MAX_CONTEXT_TOKENS};
 
-pub use crate::budget::{KvReport, StartFailure};
 pub use inference::Inference;
 use serde::{Deserialize, Serialize};
 

@@ -44,8 +44,8 @@ use crate::budget::{
 };
 use crate::budget::{GpuBudget, KvReport, StartFailure};
 use crate::bytes::{add, mul, prod, GIB};
+use crate::kv_format::KvCacheFormat;
 use crate::model::Vision;
-use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
 /// SGLang settings, named as its flags.
@@ -182,7 +182,7 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let (slots, state_bytes) = mamba_slots(s, per_req, rest);
     let pool = rest.saturating_sub(state_bytes);
     let kv_format = match s.kv_cache_dtype.as_deref() {
-        Some(d) if d.starts_with("fp8") => Precision::Fp8,
+        Some(d) if d.starts_with("fp8") => KvCacheFormat::Fp8,
         _ => inp.kv_cache,
     };
     let cell = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
@@ -296,7 +296,7 @@ mod tests {
             arch: &m.arch,
             weights: WeightFormat::Bf16,
             footprint: &footprint,
-            kv_cache: Precision::Bf16,
+            kv_cache: KvCacheFormat::Bf16,
             context_tokens: 8192,
             sequences: 1,
             prefill_chunk_tokens: 8192,

@@ -85,8 +85,8 @@ use crate::budget::{shard, GpuBudget, KvReport, StartFailure};
 use crate::bytes::{add, div, from_u128, mul, prod, round_up, sum, GIB};
 use crate::catalog::GpuArch;
 use crate::format::WeightFormat;
+use crate::kv_format::KvCacheFormat;
 use crate::model::{Family, ModelArch};
-use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
 /// Which profiler regime (see the module doc).
@@ -192,9 +192,9 @@ impl Vllm {
     }
 
     /// The KV cache element format (`auto` = the model's compute dtype).
-    pub fn kv_format(&self, inp: &BudgetInputs) -> Precision {
+    pub fn kv_format(&self, inp: &BudgetInputs) -> KvCacheFormat {
         match self.kv_cache_dtype.as_deref() {
-            Some(s) if s.starts_with("fp8") => Precision::Fp8,
+            Some(s) if s.starts_with("fp8") => KvCacheFormat::Fp8,
             _ => inp.kv_cache,
         }
     }

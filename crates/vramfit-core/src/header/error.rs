@@ -64,7 +64,7 @@ pub enum ErrorKind {
         /// Its value.
         length: u64,
     },
-    /// Arrays nested deeper than [`super::MAX_ARRAY_DEPTH`].
+    /// Arrays nested deeper than `MAX_ARRAY_DEPTH` (3).
     ArrayTooDeep {
         /// The metadata key.
         key: String,
@@ -89,7 +89,7 @@ pub enum ErrorKind {
         key: String,
     },
     /// `general.alignment` is not a `u32`, is 0, not a power of two, or above
-    /// [`super::MAX_ALIGNMENT`].
+    /// `MAX_ALIGNMENT` (1 MiB).
     InvalidAlignment {
         /// The value, when it is an integer.
         alignment: Option<u64>,

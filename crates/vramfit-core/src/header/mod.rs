@@ -5,9 +5,9 @@
 //! is read: for safetensors the first `8 + N` bytes, for GGUF up to the end of the tensor infos.
 //! When a prefix is too short the answer is [`ErrorKind::NeedMore`] with the byte count to read;
 //! a reader can therefore start with a small chunk and grow it (the CLI and the web reader do), and
-//! never needs the multi-gigabyte data. Sources for each format are in [`gguf_file`] /
-//! [`safetensors`] (format layouts and the reference readers' checks) and [`ggml_types`] (type
-//! sizes); what the architecture keys mean is in [`arch`].
+//! never needs the multi-gigabyte data. Sources for each format are in `gguf_file.rs` /
+//! `safetensors.rs` (format layouts and the reference readers' checks) and `ggml_types.rs` (type
+//! sizes); what the architecture keys mean is in `arch.rs`.
 //!
 //! Out comes a [`HeaderReport`]: the exact tensor bytes and element count, bytes per dtype, the
 //! architecture (GGUF metadata, or inferred from safetensors names and shapes), a `model` object
@@ -17,14 +17,14 @@
 //!
 //! Untrusted input: every length and count is checked against what is left of the file before it
 //! is used, nothing is pre-allocated from a count, integer products are checked, and each refusal
-//! is a typed [`ErrorKind`] (see [`error`] for the classes). The tests feed crafted files of every
+//! is a typed [`ErrorKind`] (see `error.rs` for the classes). The tests feed crafted files of every
 //! class and many thousands of seeded mutations of real headers through both parsers.
 
-pub mod arch;
-pub mod error;
-pub mod ggml_types;
-pub mod gguf_file;
-pub mod safetensors;
+mod arch;
+mod error;
+mod ggml_types;
+mod gguf_file;
+mod safetensors;
 
 #[cfg(test)]
 mod fixtures;
@@ -33,7 +33,6 @@ mod tests;
 
 pub use arch::ArchInfo;
 pub use error::{ErrorKind, HeaderError, RefusalClass};
-pub use ggml_types::{ggml_type, GgmlTypeInfo, GGML_TYPES};
 
 use crate::format::WeightFormat;
 use crate::gguf::GgufPreset;
@@ -49,11 +48,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// tokenizer; llama.cpp itself allows strings up to 1 GiB.
 pub const MAX_GGUF_HEADER_BYTES: u64 = 256 << 20;
 /// Largest `general.alignment` accepted (files use 32).
-pub const MAX_ALIGNMENT: u64 = 1 << 20;
+pub(crate) const MAX_ALIGNMENT: u64 = 1 << 20;
 /// Deepest GGUF array nesting accepted (an array of arrays of arrays).
-pub const MAX_ARRAY_DEPTH: u32 = 3;
-/// safetensors' own header limit (`MAX_HEADER_SIZE`).
-pub const SAFETENSORS_MAX_HEADER_BYTES: u64 = safetensors::MAX_HEADER_BYTES;
+pub(crate) const MAX_ARRAY_DEPTH: u32 = 3;
 
 /// One input: a file's name, its first bytes (or all of it), and its full size in bytes.
 #[derive(Clone, Copy, Debug)]

@@ -143,15 +143,6 @@ pub fn quantization(value: &Value) -> Option<Quantization> {
     })
 }
 
-/// Parses `config.json` text.
-pub fn parse_str(text: &str) -> Result<ModelArch, ConfigError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson {
-        line: e.line(),
-        column: e.column(),
-    })?;
-    parse_value(&value)
-}
-
 /// Reads an already-parsed `config.json`.
 pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
     let outer = value.as_object().ok_or(ConfigError::NotAnObject)?;
@@ -776,6 +767,15 @@ impl Keys<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parses `config.json` text as the web app does before calling `parse_value`.
+    fn parse_str(text: &str) -> Result<ModelArch, ConfigError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson {
+            line: e.line(),
+            column: e.column(),
+        })?;
+        parse_value(&value)
+    }
 
     const LLAMA_31_8B: &str = r#"{"architectures":["LlamaForCausalLM"],"model_type":"llama",
         "hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,

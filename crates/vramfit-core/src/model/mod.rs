@@ -43,7 +43,9 @@ pub mod hybrid;
 mod tensor;
 
 pub use hybrid::{Hybrid, LayerSet, Recurrent, RecurrentKind};
-pub use tensor::{under_any, ModulePatterns, Split, Tensor, TensorKind};
+#[cfg(test)]
+pub use tensor::under_any;
+pub use tensor::{ModulePatterns, Split, Tensor, TensorKind};
 
 /// The model family, as Hugging Face's `model_type` names it (the text model's, for VLMs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -199,7 +199,9 @@ impl Tensor {
 }
 
 /// Whether `path` falls under one of `patterns` (module paths as quantisation configs list them,
-/// with or without the `model.` / `model.language_model.` prefix), matched on whole components.
+/// with or without the `model.` / `model.language_model.` prefix), matched on whole components:
+/// the path-by-path reference the tests check [`ModulePatterns::covers`] against.
+#[cfg(test)]
 pub fn under_any(path: &str, patterns: &[String]) -> bool {
     patterns.iter().any(|p| {
         let p = p
@@ -211,7 +213,7 @@ pub fn under_any(path: &str, patterns: &[String]) -> bool {
 }
 
 /// A checkpoint's unquantised modules (`unquantized_modules`), parsed once: [`ModulePatterns::covers`]
-/// answers [`under_any`] for a tensor without building its path, and [`ModulePatterns::names_layer`]
+/// answers `under_any` for a tensor without building its path, and [`ModulePatterns::names_layer`]
 /// says which layers a pattern singles out (those are costed one by one; every other layer is
 /// costed once per kind).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -271,7 +273,7 @@ impl ModulePatterns {
         !self.by_layer.is_empty()
     }
 
-    /// Whether `t` falls under one of the patterns (the rule of [`under_any`]).
+    /// Whether `t` falls under one of the patterns (the rule of `under_any`).
     pub fn covers(&self, t: &Tensor) -> bool {
         let leaf = t.leaf();
         match t.layer {
