@@ -126,6 +126,16 @@ test('a hand-edited URL falls back field by field with a visible note', async ({
   await expect(page.getByTestId('verdict')).toBeVisible();
 });
 
+test('a long hand-edited value in a note wraps inside the page on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`./?model=qwen3-8b&gpu=${'x'.repeat(300)}&weights_bytes=${'9'.repeat(40)}`);
+  const notes = page.getByTestId('url-notes');
+  await expect(notes).toContainText('weights_bytes=');
+  const [scroll, client] = await notes.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+  expect(scroll).toBeLessThanOrEqual(client);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
 test('the page makes no request to another origin and works from a sub-path', async ({ page }) => {
   const foreign = [];
   page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:4173/')) foreign.push(r.url()); });
