@@ -150,6 +150,9 @@ fn base_and_instruct_checkpoints_are_separate_entries() {
         ("mistral-7b-v0.3", "mistral-7b-instruct-v0.3"),
         ("gemma-3-27b-pt", "gemma-3-27b-it"),
         ("mixtral-8x7b-v0.1", "mixtral-8x7b-instruct"),
+        ("smollm3-3b-base", "smollm3-3b"),
+        ("olmo-2-1124-7b", "olmo-2-1124-7b-instruct"),
+        ("olmo-2-1124-13b", "olmo-2-1124-13b-instruct"),
     ] {
         let (b, i) = (catalog::model(base), catalog::model(instruct));
         assert!(b.is_some() && i.is_some(), "{base} / {instruct}");

@@ -643,6 +643,9 @@ fn family_of(model_type: &str) -> Option<Family> {
         "llama4" => Some(Family::Llama4),
         "mllama" | "mllama_text_model" => Some(Family::Llama),
         "kimi_k2" => Some(Family::DeepseekV3),
+        // SmolLM3 (`SmolLM3ForCausalLM`) has Llama's tensors; its NoPE layers (`no_rope_layers`)
+        // only skip the rotary embedding, which holds no weights and no cache.
+        "smollm3" => Some(Family::Llama),
         "qwen3_5" | "qwen3_5_text" | "qwen3_5_moe" | "qwen3_5_moe_text" => Some(Family::Qwen3Next),
         other => Family::ALL.into_iter().find(|f| f.model_type() == other),
     }
@@ -668,6 +671,7 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::FalconH1 => (false, 8192),
         Family::NemotronH => (false, 4096),
         Family::GraniteMoeHybrid => (false, 2048),
+        Family::Olmo2 => (false, 2048),
     }
 }
 
@@ -1121,5 +1125,57 @@ mod tests {
             r#"{"model_type":"llama","num_hidden_layers":2,"hidden_size":10,"num_attention_heads":3}"#,
             ConfigError::InconsistentHeads,
         );
+    }
+
+    /// `HuggingFaceTB/SmolLM3-3B` `config.json` (the keys memory reads, as published): read as
+    /// Llama; the NoPE layers change nothing.
+    #[test]
+    fn reads_smollm3_as_llama() {
+        let no_rope: Vec<u8> = (0..36).map(|i| u8::from((i + 1) % 4 != 0)).collect();
+        let config = serde_json::json!({
+            "architectures": ["SmolLM3ForCausalLM"], "attention_bias": false,
+            "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 11008,
+            "max_position_embeddings": 65536, "max_window_layers": 28, "mlp_bias": false,
+            "model_type": "smollm3", "no_rope_layer_interval": 4, "no_rope_layers": no_rope,
+            "num_attention_heads": 16, "num_hidden_layers": 36, "num_key_value_heads": 4,
+            "rms_norm_eps": 1e-6, "rope_scaling": null, "rope_theta": 5000000.0,
+            "sliding_window": null, "tie_word_embeddings": true, "torch_dtype": "bfloat16",
+            "use_sliding_window": false, "vocab_size": 128256
+        });
+        let arch = parse_value(&config).expect("valid config");
+        assert_eq!(arch.family, Family::Llama);
+        assert_eq!(arch.sliding_window, None);
+        assert_eq!(arch.param_count(), 3_075_098_624);
+        let entry = crate::catalog::model("smollm3-3b").expect("in catalog");
+        assert_eq!(arch, entry.arch);
+    }
+
+    /// `allenai/OLMo-2-1124-13B` `config.json`, verbatim: the count is the safetensors index's
+    /// (54,864,793,600 B in F32), q/k norms over the whole projections included.
+    #[test]
+    fn reads_olmo2() {
+        let text = r#"{
+  "architectures": ["Olmo2ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "eos_token_id": 100257, "hidden_act": "silu", "hidden_size": 5120,
+  "initializer_range": 0.02, "intermediate_size": 13824, "max_position_embeddings": 4096,
+  "model_type": "olmo2", "num_attention_heads": 40, "num_hidden_layers": 40,
+  "num_key_value_heads": 40, "pad_token_id": 100277, "rms_norm_eps": 1e-06,
+  "rope_scaling": null, "rope_theta": 500000, "tie_word_embeddings": false,
+  "torch_dtype": "float32", "transformers_version": "4.47.0", "use_cache": true,
+  "vocab_size": 100352
+}"#;
+        let arch = parse_str(text).expect("valid config");
+        assert_eq!(arch.family, Family::Olmo2);
+        assert_eq!(arch.param_count(), 13_716_198_400);
+        let norms: u64 = arch
+            .layer_tensors(0)
+            .iter()
+            .filter(|t| t.kind == crate::model::TensorKind::Norm)
+            .map(|t| t.rows * t.cols * t.count)
+            .sum();
+        // q_norm and k_norm (5120 each) plus the two post-norms.
+        assert_eq!(norms, 4 * 5120);
+        let entry = crate::catalog::model("olmo-2-1124-13b").expect("in catalog");
+        assert_eq!(arch, entry.arch);
     }
 }

@@ -10,11 +10,12 @@
 //! (`modeling_llama.py`, `modeling_mistral.py`, `modeling_qwen2.py`, `modeling_qwen3.py`,
 //! `modeling_gemma2.py`, `modeling_gemma3.py`, `modeling_phi3.py`, `modeling_mixtral.py`,
 //! `modeling_qwen3_moe.py`, `modeling_deepseek_v2.py` / `_v3.py`, `modeling_gpt_oss.py`,
-//! `modeling_llama4.py`), as `[out, in]` (rows × cols):
+//! `modeling_llama4.py`, `modeling_olmo2.py`), as `[out, in]` (rows × cols):
 //! - embeddings `vocab × hidden`; an untied `lm_head` adds another `vocab × hidden`;
 //! - attention: q `heads·head_dim × hidden`, k and v `kv_heads·head_dim × hidden`, o
 //!   `hidden × heads·head_dim`; Qwen2 adds q/k/v biases, gpt-oss biases on q/k/v/o plus one "sink"
-//!   logit per head; Qwen3 and Gemma 3 add per-head q/k RMSNorm weights (`head_dim` each);
+//!   logit per head; Qwen3 and Gemma 3 add per-head q/k RMSNorm weights (`head_dim` each), OLMo 2
+//!   q/k RMSNorm weights over the whole projections (`heads·head_dim` and `kv_heads·head_dim`);
 //! - MLA (DeepSeek V2/V3, `DeepseekV2Attention`): `q_a` `q_lora × hidden` + norm + `q_b`
 //!   `heads·(nope+rope) × q_lora` (or one `q_proj` without a q LoRA rank), `kv_a`
 //!   `(kv_lora + rope) × hidden` + norm, `kv_b` `heads·(nope + v) × kv_lora`, `o` `hidden × heads·v`;
@@ -91,11 +92,15 @@ pub enum Family {
     /// Granite 4.0-H (`granitemoehybrid`): Mamba-2 or attention per layer (`layer_types`), each
     /// followed by MoE experts and a shared MLP.
     GraniteMoeHybrid,
+    /// OLMo 2 (`olmo2`): Llama-shaped, norms after attention and MLP (two per layer), and q/k
+    /// RMSNorm over the whole projection (`q_norm` of `heads · head_dim`, `k_norm` of
+    /// `kv_heads · head_dim`), not per head.
+    Olmo2,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 18] = [
+    pub const ALL: [Family; 19] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -114,6 +119,7 @@ impl Family {
         Family::FalconH1,
         Family::NemotronH,
         Family::GraniteMoeHybrid,
+        Family::Olmo2,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -137,6 +143,7 @@ impl Family {
             Family::FalconH1 => "falcon_h1",
             Family::NemotronH => "nemotron_h",
             Family::GraniteMoeHybrid => "granitemoehybrid",
+            Family::Olmo2 => "olmo2",
         }
     }
 
@@ -161,6 +168,14 @@ impl Family {
             self,
             Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe | Family::Qwen3Next
         )
+    }
+
+    /// Whether each layer normalises the whole query and key projections with learned weights
+    /// (OLMo 2 `Olmo2Attention`: `q_norm` of `heads · head_dim`, `k_norm` of `kv_heads · head_dim`;
+    /// vLLM's `olmo2.py` gathers q and k across the tensor-parallel group before these norms, so
+    /// every GPU keeps them whole).
+    pub fn full_width_qk_norm(self) -> bool {
+        matches!(self, Family::Olmo2)
     }
 
     /// Whether the attention's `q_proj` also projects a per-head output gate (Qwen3-Next

@@ -533,6 +533,9 @@ impl ModelArch {
                 if fam.qk_norm() {
                     add(K::Norm, Replicated, 2 * hd, 1, 1);
                 }
+                if fam.full_width_qk_norm() {
+                    add(K::Norm, Replicated, q + kv, 1, 1);
+                }
             }
         }
         if let Some(r) = self.recurrent().filter(|_| self.has_recurrent(i)) {
