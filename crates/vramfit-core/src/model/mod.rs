@@ -10,19 +10,21 @@
 //! (`modeling_llama.py`, `modeling_mistral.py`, `modeling_qwen2.py`, `modeling_qwen3.py`,
 //! `modeling_gemma2.py`, `modeling_gemma3.py`, `modeling_phi3.py`, `modeling_mixtral.py`,
 //! `modeling_qwen3_moe.py`, `modeling_deepseek_v2.py` / `_v3.py`, `modeling_gpt_oss.py`,
-//! `modeling_llama4.py`, `modeling_olmo2.py`), as `[out, in]` (rows × cols):
+//! `modeling_llama4.py`, `modeling_olmo2.py`, `modeling_glm4_moe.py`), as `[out, in]`
+//! (rows × cols):
 //! - embeddings `vocab × hidden`; an untied `lm_head` adds another `vocab × hidden`;
 //! - attention: q `heads·head_dim × hidden`, k and v `kv_heads·head_dim × hidden`, o
-//!   `hidden × heads·head_dim`; Qwen2 adds q/k/v biases, gpt-oss biases on q/k/v/o plus one "sink"
-//!   logit per head; Qwen3 and Gemma 3 add per-head q/k RMSNorm weights (`head_dim` each), OLMo 2
-//!   q/k RMSNorm weights over the whole projections (`heads·head_dim` and `kv_heads·head_dim`);
+//!   `hidden × heads·head_dim`; Qwen2 and GLM-4.5 add q/k/v biases, gpt-oss biases on q/k/v/o
+//!   plus one "sink" logit per head; Qwen3 and Gemma 3 (and GLM-4.5 with `use_qk_norm`) add
+//!   per-head q/k RMSNorm weights (`head_dim` each), OLMo 2 q/k RMSNorm weights over the whole
+//!   projections (`heads·head_dim` and `kv_heads·head_dim`);
 //! - MLA (DeepSeek V2/V3, `DeepseekV2Attention`): `q_a` `q_lora × hidden` + norm + `q_b`
 //!   `heads·(nope+rope) × q_lora` (or one `q_proj` without a q LoRA rank), `kv_a`
 //!   `(kv_lora + rope) × hidden` + norm, `kv_b` `heads·(nope + v) × kv_lora`, `o` `hidden × heads·v`;
 //! - MLP: gated (gate, up `intermediate × hidden`, down `hidden × intermediate`);
-//! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3 / gpt-oss), every expert a
-//!   gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one gated MLP of
-//!   `shared_intermediate`; all experts are resident in memory. The first `first_dense_layers` layers
+//! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3, GLM-4.5 and gpt-oss), every
+//!   expert a gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one
+//!   gated MLP of `shared_intermediate`; all experts are resident in memory. The first `first_dense_layers` layers
 //!   are dense (DeepSeek `first_k_dense_replace`); then every `moe_every`-th layer is MoE (Llama 4
 //!   Maverick `interleave_moe_layer_step = 2`);
 //! - norms: two per layer, four for Gemma 2/3 (sandwich norms), plus the final norm;
@@ -96,11 +98,15 @@ pub enum Family {
     /// RMSNorm over the whole projection (`q_norm` of `heads · head_dim`, `k_norm` of
     /// `kv_heads · head_dim`), not per head.
     Olmo2,
+    /// GLM-4.5 / GLM-4.6 (`glm4_moe`): q/k/v biases, per-head q/k norms where `use_qk_norm`
+    /// says so ([`ModelArch::qk_norm`]), leading dense layers (`first_k_dense_replace`), then MoE
+    /// with a shared expert and a router bias (`e_score_correction_bias`).
+    Glm4Moe,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 19] = [
+    pub const ALL: [Family; 20] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -120,6 +126,7 @@ impl Family {
         Family::NemotronH,
         Family::GraniteMoeHybrid,
         Family::Olmo2,
+        Family::Glm4Moe,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -144,12 +151,14 @@ impl Family {
             Family::NemotronH => "nemotron_h",
             Family::GraniteMoeHybrid => "granitemoehybrid",
             Family::Olmo2 => "olmo2",
+            Family::Glm4Moe => "glm4_moe",
         }
     }
 
-    /// Whether q, k and v projections have a bias (Qwen2 family).
+    /// Whether q, k and v projections have a bias (Qwen2; GLM-4.5, whose released configs all
+    /// say `attention_bias: true`, which `Glm4MoeAttention` gives q/k/v and not o).
     pub fn qkv_bias(self) -> bool {
-        matches!(self, Family::Qwen2)
+        matches!(self, Family::Qwen2 | Family::Glm4Moe)
     }
 
     /// Whether q, k, v and o all have biases and each head a sink logit (gpt-oss).
@@ -332,6 +341,15 @@ pub struct ModelArch {
     /// Recurrent state layers beside or instead of attention (hybrid models), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hybrid: Option<Hybrid>,
+    /// Per-head q/k RMSNorm weights (`head_dim` each) where the config switches them on
+    /// (GLM-4.5 `use_qk_norm`); the families that always have them say so through
+    /// [`Family::qk_norm`] and leave this `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub qk_norm: bool,
+}
+
+fn is_false(x: &bool) -> bool {
+    !*x
 }
 
 impl ModelArch {
@@ -365,6 +383,7 @@ impl ModelArch {
             mla: None,
             vision: None,
             hybrid: None,
+            qk_norm: false,
         }
     }
 
