@@ -1162,8 +1162,6 @@ mod tests {
         assert_eq!(arch.family, Family::Llama);
         assert_eq!(arch.sliding_window, None);
         assert_eq!(arch.param_count(), 3_075_098_624);
-        let entry = crate::catalog::model("smollm3-3b").expect("in catalog");
-        assert_eq!(arch, entry.arch);
     }
 
     /// `allenai/OLMo-2-1124-13B` `config.json`, verbatim: the count is the safetensors index's
@@ -1191,8 +1189,6 @@ mod tests {
             .sum();
         // q_norm and k_norm (5120 each) plus the two post-norms.
         assert_eq!(norms, 4 * 5120);
-        let entry = crate::catalog::model("olmo-2-1124-13b").expect("in catalog");
-        assert_eq!(arch, entry.arch);
     }
 
     /// `zai-org/GLM-4.5-Air` `config.json`, verbatim (as `transformers` 4.54 prints it). The

@@ -24,9 +24,9 @@
 //! - MLP: gated (gate, up `intermediate × hidden`, down `hidden × intermediate`);
 //! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3, GLM-4.5 and gpt-oss), every
 //!   expert a gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one
-//!   gated MLP of `shared_intermediate`; all experts are resident in memory. The first `first_dense_layers` layers
-//!   are dense (DeepSeek `first_k_dense_replace`); then every `moe_every`-th layer is MoE (Llama 4
-//!   Maverick `interleave_moe_layer_step = 2`);
+//!   gated MLP of `shared_intermediate`; all experts are resident in memory. The first
+//!   `first_dense_layers` layers are dense (DeepSeek `first_k_dense_replace`); then every
+//!   `moe_every`-th layer is MoE (Llama 4 Maverick `interleave_moe_layer_step = 2`);
 //! - norms: two per layer, four for Gemma 2/3 (sandwich norms), plus the final norm;
 //! - a vision tower (VLMs) is one block of `params` parameters, read from the checkpoint, of
 //!   which `replicated` stay whole on every GPU under tensor parallelism.
