@@ -150,6 +150,9 @@ fn base_and_instruct_checkpoints_are_separate_entries() {
         ("mistral-7b-v0.3", "mistral-7b-instruct-v0.3"),
         ("gemma-3-27b-pt", "gemma-3-27b-it"),
         ("mixtral-8x7b-v0.1", "mixtral-8x7b-instruct"),
+        ("smollm3-3b-base", "smollm3-3b"),
+        ("olmo-2-1124-7b", "olmo-2-1124-7b-instruct"),
+        ("olmo-2-1124-13b", "olmo-2-1124-13b-instruct"),
     ] {
         let (b, i) = (catalog::model(base), catalog::model(instruct));
         assert!(b.is_some() && i.is_some(), "{base} / {instruct}");
@@ -264,6 +267,37 @@ fn catalog_models_lie_within_the_config_ceilings() {
                 "{}",
                 m.id
             );
+        }
+    }
+}
+
+/// The new entries' architectures are what the config reader makes of their real `config.json`
+/// (SmolLM3 read as Llama; OLMo 2's verbatim config).
+#[test]
+fn smollm3_and_olmo2_entries_match_their_configs() {
+    let no_rope: Vec<u8> = (0..36).map(|i| u8::from((i + 1) % 4 != 0)).collect();
+    let smollm3 = serde_json::json!({
+        "architectures": ["SmolLM3ForCausalLM"], "attention_bias": false,
+        "hidden_size": 2048, "intermediate_size": 11008, "max_position_embeddings": 65536,
+        "mlp_bias": false, "model_type": "smollm3", "no_rope_layer_interval": 4,
+        "no_rope_layers": no_rope, "num_attention_heads": 16, "num_hidden_layers": 36,
+        "num_key_value_heads": 4, "rope_theta": 5000000.0, "sliding_window": null,
+        "tie_word_embeddings": true, "use_sliding_window": false, "vocab_size": 128256
+    });
+    let olmo2 = serde_json::json!({
+        "architectures": ["Olmo2ForCausalLM"], "attention_bias": false, "hidden_size": 5120,
+        "intermediate_size": 13824, "max_position_embeddings": 4096, "model_type": "olmo2",
+        "num_attention_heads": 40, "num_hidden_layers": 40, "num_key_value_heads": 40,
+        "rms_norm_eps": 1e-06, "rope_theta": 500000, "tie_word_embeddings": false,
+        "vocab_size": 100352
+    });
+    for (config, ids) in [
+        (smollm3, ["smollm3-3b", "smollm3-3b-base"]),
+        (olmo2, ["olmo-2-1124-13b", "olmo-2-1124-13b-instruct"]),
+    ] {
+        let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+        for id in ids {
+            assert_eq!(catalog::model(id).map(|m| m.arch), Some(arch), "{id}");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The model catalog, third part: more dense text models — the base checkpoints beside their
 //! instruct entries in `models.rs`, DeepSeek-R1 distills, Mistral Small / Large / Codestral /
 //! Ministral / Devstral / Magistral, Qwen2.5 Coder and QwQ, Qwen3 bases and 2507 releases, Gemma 3
-//! pretrained 1B and 270M IT, Phi-3.5 and Phi-4 reasoning.
+//! pretrained 1B and 270M IT, Phi-3.5 and Phi-4 reasoning, SmolLM3 (Llama's tensors) and OLMo 2.
 //!
 //! The rules are those of `models.rs`: every architecture value is copied from the model's Hugging
 //! Face `config.json` at `hf_repo`, `published_params` is the published count (exact where the
@@ -109,6 +109,27 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         published_params: 70_553_706_496,
         source: "HF safetensors metadata: 70.6B; distilled into Llama 3.3 70B Instruct, whose tensors it keeps (70,553,706,496)",
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 131072),
+    },
+    // SmolLM3 (`model_type: smollm3`, `HuggingFaceTB/SmolLM3-3B` `config.json`): Llama's tensors
+    // (no biases, two norms per layer, tied embeddings). Every 4th layer skips RoPE
+    // (`no_rope_layers`); that removes no weight and no cache, so memory is Llama's.
+    CatalogModel {
+        id: "smollm3-3b-base",
+        name: "SmolLM3 3B Base",
+        hf_repo: "HuggingFaceTB/SmolLM3-3B-Base",
+        hf_aliases: &[],
+        published_params: 3_080_000_000,
+        source: "HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B); same tensors as SmolLM3-3B",
+        arch: ModelArch::dense(Family::Llama, 36, 2048, 16, 4, 128, 11008, 128256, true, 65536),
+    },
+    CatalogModel {
+        id: "smollm3-3b",
+        name: "SmolLM3 3B",
+        hf_repo: "HuggingFaceTB/SmolLM3-3B",
+        hf_aliases: &[],
+        published_params: 3_080_000_000,
+        source: "HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B)",
+        arch: ModelArch::dense(Family::Llama, 36, 2048, 16, 4, 128, 11008, 128256, true, 65536),
     },
     // ----- Mistral -----
     CatalogModel {
@@ -501,5 +522,44 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         published_params: 14_659_507_200,
         source: "model card: 14B; HF safetensors metadata: BF16 14.7B; same tensors as Phi-4 (14,659,507,200); context 32k",
         arch: ModelArch::dense(Family::Phi3, 40, 5120, 40, 10, 128, 17920, 100352, false, 32768),
+    },
+    // ----- OLMo 2 -----
+    // `model_type: olmo2` (`allenai/OLMo-2-1124-13B` `config.json`: no biases, untied head,
+    // `num_key_value_heads` = `num_attention_heads`); q/k norms span the whole projections.
+    CatalogModel {
+        id: "olmo-2-1124-7b",
+        name: "OLMo 2 7B (1124)",
+        hf_repo: "allenai/OLMo-2-1124-7B",
+        hf_aliases: &[],
+        published_params: 7_300_000_000,
+        source: "HF safetensors metadata: 7.3B (a rounded figure; the card says 7B)",
+        arch: ModelArch::dense(Family::Olmo2, 32, 4096, 32, 32, 128, 11008, 100352, false, 4096),
+    },
+    CatalogModel {
+        id: "olmo-2-1124-7b-instruct",
+        name: "OLMo 2 7B Instruct (1124)",
+        hf_repo: "allenai/OLMo-2-1124-7B-Instruct",
+        hf_aliases: &[],
+        published_params: 7_300_000_000,
+        source: "HF safetensors metadata: 7.3B (a rounded figure); same tensors as OLMo-2-1124-7B",
+        arch: ModelArch::dense(Family::Olmo2, 32, 4096, 32, 32, 128, 11008, 100352, false, 4096),
+    },
+    CatalogModel {
+        id: "olmo-2-1124-13b",
+        name: "OLMo 2 13B (1124)",
+        hf_repo: "allenai/OLMo-2-1124-13B",
+        hf_aliases: &[],
+        published_params: 13_716_198_400,
+        source: "HF safetensors index total_size 54,864,793,600 B (F32) = 13,716,198,400 (13.7B)",
+        arch: ModelArch::dense(Family::Olmo2, 40, 5120, 40, 40, 128, 13824, 100352, false, 4096),
+    },
+    CatalogModel {
+        id: "olmo-2-1124-13b-instruct",
+        name: "OLMo 2 13B Instruct (1124)",
+        hf_repo: "allenai/OLMo-2-1124-13B-Instruct",
+        hf_aliases: &[],
+        published_params: 13_716_198_400,
+        source: "same tensors as OLMo-2-1124-13B (HF safetensors index total_size 54,864,793,600 B in F32 = 13,716,198,400)",
+        arch: ModelArch::dense(Family::Olmo2, 40, 5120, 40, 40, 128, 13824, 100352, false, 4096),
     },
 ];

@@ -31,6 +31,20 @@
 //!   listed), `mamba_n_heads`, `mamba_d_head`, `mamba_d_ssm` or `mamba_expand`, `mamba_d_state`,
 //!   `mamba_n_groups`, `mamba_d_conv`, `mamba_conv_bias`, `mamba_proj_bias`, `mamba_rms_norm`.
 //!
+//! SmolLM3 (`smollm3`) is read as Llama: its `no_rope_layers` only leave the rotary embedding out
+//! of some layers, which holds no weights and no cache. OLMo 2 (`olmo2`) has the Llama keys.
+//!
+//! GLM-4.5 / GLM-4.6 (`glm4_moe`, `Glm4MoeConfig`) add `use_qk_norm` (per-head q/k norms,
+//! default off) to the DeepSeek-style MoE keys (`n_routed_experts`, `n_shared_experts`,
+//! `moe_intermediate_size`, `first_k_dense_replace`); the router always has its
+//! `e_score_correction_bias`. Keys with no memory effect are ignored: `partial_rotary_factor`
+//! (the rotary embedding holds no weights and the cache keeps whole keys), `n_group` /
+//! `topk_group` (routing only) and `num_nextn_predict_layers`: the multi-token-prediction layer
+//! the checkpoint carries after the last decoder layer is not part of the model vLLM serves
+//! (`glm4_moe.py`: `Glm4MoeModel` builds `num_hidden_layers` layers and its `load_weights` drops
+//! those tensors through `skip_spec_layers`; only the MTP drafter of speculative decoding,
+//! `glm4_moe_mtp.py`, loads them).
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
 //! model (Nemotron-H's MoE `E`), is an `InvalidValue` naming the key.
 //!
@@ -219,6 +233,7 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         mla,
         vision,
         hybrid,
+        qk_norm: family == Family::Glm4Moe && flag(&keys, "use_qk_norm", false)?,
     })
 }
 
@@ -514,7 +529,7 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
                 "decoder_sparse_step",
             ])?
             .unwrap_or(1),
-        router_bias: family == Family::GptOss
+        router_bias: matches!(family, Family::GptOss | Family::Glm4Moe)
             || keys.get("topk_method").and_then(Value::as_str) == Some("noaux_tc"),
         expert_bias: family == Family::GptOss,
     }))
@@ -643,6 +658,9 @@ fn family_of(model_type: &str) -> Option<Family> {
         "llama4" => Some(Family::Llama4),
         "mllama" | "mllama_text_model" => Some(Family::Llama),
         "kimi_k2" => Some(Family::DeepseekV3),
+        // SmolLM3 (`SmolLM3ForCausalLM`) has Llama's tensors; its NoPE layers (`no_rope_layers`)
+        // only skip the rotary embedding, which holds no weights and no cache.
+        "smollm3" => Some(Family::Llama),
         "qwen3_5" | "qwen3_5_text" | "qwen3_5_moe" | "qwen3_5_moe_text" => Some(Family::Qwen3Next),
         other => Family::ALL.into_iter().find(|f| f.model_type() == other),
     }
@@ -668,6 +686,8 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::FalconH1 => (false, 8192),
         Family::NemotronH => (false, 4096),
         Family::GraniteMoeHybrid => (false, 2048),
+        Family::Olmo2 => (false, 2048),
+        Family::Glm4Moe => (false, 131072),
     }
 }
 
@@ -1121,5 +1141,134 @@ mod tests {
             r#"{"model_type":"llama","num_hidden_layers":2,"hidden_size":10,"num_attention_heads":3}"#,
             ConfigError::InconsistentHeads,
         );
+    }
+
+    /// `HuggingFaceTB/SmolLM3-3B` `config.json` (the keys memory reads, as published): read as
+    /// Llama; the NoPE layers change nothing.
+    #[test]
+    fn reads_smollm3_as_llama() {
+        let no_rope: Vec<u8> = (0..36).map(|i| u8::from((i + 1) % 4 != 0)).collect();
+        let config = serde_json::json!({
+            "architectures": ["SmolLM3ForCausalLM"], "attention_bias": false,
+            "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 11008,
+            "max_position_embeddings": 65536, "max_window_layers": 28, "mlp_bias": false,
+            "model_type": "smollm3", "no_rope_layer_interval": 4, "no_rope_layers": no_rope,
+            "num_attention_heads": 16, "num_hidden_layers": 36, "num_key_value_heads": 4,
+            "rms_norm_eps": 1e-6, "rope_scaling": null, "rope_theta": 5000000.0,
+            "sliding_window": null, "tie_word_embeddings": true, "torch_dtype": "bfloat16",
+            "use_sliding_window": false, "vocab_size": 128256
+        });
+        let arch = parse_value(&config).expect("valid config");
+        assert_eq!(arch.family, Family::Llama);
+        assert_eq!(arch.sliding_window, None);
+        assert_eq!(arch.param_count(), 3_075_098_624);
+    }
+
+    /// `allenai/OLMo-2-1124-13B` `config.json`, verbatim: the count is the safetensors index's
+    /// (54,864,793,600 B in F32), q/k norms over the whole projections included.
+    #[test]
+    fn reads_olmo2() {
+        let text = r#"{
+  "architectures": ["Olmo2ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "eos_token_id": 100257, "hidden_act": "silu", "hidden_size": 5120,
+  "initializer_range": 0.02, "intermediate_size": 13824, "max_position_embeddings": 4096,
+  "model_type": "olmo2", "num_attention_heads": 40, "num_hidden_layers": 40,
+  "num_key_value_heads": 40, "pad_token_id": 100277, "rms_norm_eps": 1e-06,
+  "rope_scaling": null, "rope_theta": 500000, "tie_word_embeddings": false,
+  "torch_dtype": "float32", "transformers_version": "4.47.0", "use_cache": true,
+  "vocab_size": 100352
+}"#;
+        let arch = parse_str(text).expect("valid config");
+        assert_eq!(arch.family, Family::Olmo2);
+        assert_eq!(arch.param_count(), 13_716_198_400);
+        let norms: u64 = arch
+            .layer_tensors(0)
+            .iter()
+            .filter(|t| t.kind == crate::model::TensorKind::Norm)
+            .map(|t| t.rows * t.cols * t.count)
+            .sum();
+        // q_norm and k_norm (5120 each) plus the two post-norms.
+        assert_eq!(norms, 4 * 5120);
+    }
+
+    /// `zai-org/GLM-4.5-Air` `config.json`, verbatim (as `transformers` 4.54 prints it). The
+    /// count is the model vLLM serves, without the MTP layer (see the module doc): 1 dense and 45
+    /// MoE layers, q/k/v biases, no q/k norms.
+    #[test]
+    fn reads_glm4_5_air() {
+        let text = r#"{
+  "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+  "eos_token_id": [151329, 151336, 151338], "first_k_dense_replace": 1, "head_dim": 128,
+  "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02,
+  "intermediate_size": 10944, "max_position_embeddings": 131072, "model_type": "glm4_moe",
+  "moe_intermediate_size": 1408, "n_group": 1, "n_routed_experts": 128, "n_shared_experts": 1,
+  "norm_topk_prob": true, "num_attention_heads": 96, "num_experts_per_tok": 8,
+  "num_hidden_layers": 46, "num_key_value_heads": 8, "num_nextn_predict_layers": 1,
+  "pad_token_id": 151329, "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-05,
+  "rope_scaling": null, "rope_theta": 1000000, "routed_scaling_factor": 1.0,
+  "tie_word_embeddings": false, "topk_group": 1, "torch_dtype": "bfloat16",
+  "transformers_version": "4.54.1", "use_cache": true, "use_qk_norm": false,
+  "vocab_size": 151552
+}"#;
+        let arch = parse_str(text).expect("valid config");
+        assert_eq!(arch.family, Family::Glm4Moe);
+        assert!(!arch.qk_norm);
+        let moe = arch.moe.expect("MoE");
+        assert_eq!(
+            (
+                moe.experts,
+                moe.active,
+                moe.expert_intermediate,
+                moe.shared_intermediate
+            ),
+            (128, 8, 1408, 1408)
+        );
+        assert_eq!(moe.first_dense_layers, 1);
+        assert!(moe.router_bias);
+        // Per layer: attention 109,051,904 + q/k/v biases 14,336 + 2 norms 8,192; layer 0's MLP
+        // 134,479,872; each MoE layer 129 gated experts of 1408 (2,231,894,016) + router 524,288
+        // + its bias 128; embeddings and head 2 × 620,756,992; final norm 4,096.
+        let expected: u64 = 46 * 109_074_432
+            + 134_479_872
+            + 45 * (2_231_894_016 + 524_288 + 128)
+            + 2 * 620_756_992
+            + 4096;
+        assert_eq!(expected, 106_852_251_264);
+        assert_eq!(arch.param_count(), expected);
+    }
+
+    /// GLM-4.5 (`zai-org/GLM-4.5`; GLM-4.6 differs only in `max_position_embeddings` 202752):
+    /// 3 dense and 89 MoE layers of 160 experts, with per-head q/k norms (`use_qk_norm`).
+    #[test]
+    fn reads_glm4_5_with_qk_norm() {
+        let config = serde_json::json!({
+            "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true,
+            "first_k_dense_replace": 3, "head_dim": 128, "hidden_size": 5120,
+            "intermediate_size": 12288, "max_position_embeddings": 131072,
+            "model_type": "glm4_moe", "moe_intermediate_size": 1536, "n_group": 1,
+            "n_routed_experts": 160, "n_shared_experts": 1, "num_attention_heads": 96,
+            "num_experts_per_tok": 8, "num_hidden_layers": 92, "num_key_value_heads": 8,
+            "num_nextn_predict_layers": 1, "partial_rotary_factor": 0.5,
+            "tie_word_embeddings": false, "topk_group": 1, "use_qk_norm": true,
+            "vocab_size": 151552
+        });
+        let arch = parse_value(&config).expect("valid config");
+        assert!(arch.qk_norm);
+        let without = parse_value(&{
+            let mut c = config.clone();
+            c["use_qk_norm"] = serde_json::json!(false);
+            c
+        })
+        .expect("valid config");
+        // q_norm and k_norm of head_dim 128 in each of the 92 layers.
+        assert_eq!(arch.param_count() - without.param_count(), 92 * 256);
+        assert_eq!(arch.param_count(), 352_797_829_024);
+        // Only GLM-4.5 reads the switch; a wrong type is a typed error.
+        let mut bad = config.clone();
+        bad["use_qk_norm"] = serde_json::json!("yes");
+        assert!(matches!(
+            parse_value(&bad),
+            Err(ConfigError::InvalidValue { key: "use_qk_norm" })
+        ));
     }
 }

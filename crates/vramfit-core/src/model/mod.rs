@@ -10,20 +10,23 @@
 //! (`modeling_llama.py`, `modeling_mistral.py`, `modeling_qwen2.py`, `modeling_qwen3.py`,
 //! `modeling_gemma2.py`, `modeling_gemma3.py`, `modeling_phi3.py`, `modeling_mixtral.py`,
 //! `modeling_qwen3_moe.py`, `modeling_deepseek_v2.py` / `_v3.py`, `modeling_gpt_oss.py`,
-//! `modeling_llama4.py`), as `[out, in]` (rows × cols):
+//! `modeling_llama4.py`, `modeling_olmo2.py`, `modeling_glm4_moe.py`), as `[out, in]`
+//! (rows × cols):
 //! - embeddings `vocab × hidden`; an untied `lm_head` adds another `vocab × hidden`;
 //! - attention: q `heads·head_dim × hidden`, k and v `kv_heads·head_dim × hidden`, o
-//!   `hidden × heads·head_dim`; Qwen2 adds q/k/v biases, gpt-oss biases on q/k/v/o plus one "sink"
-//!   logit per head; Qwen3 and Gemma 3 add per-head q/k RMSNorm weights (`head_dim` each);
+//!   `hidden × heads·head_dim`; Qwen2 and GLM-4.5 add q/k/v biases, gpt-oss biases on q/k/v/o
+//!   plus one "sink" logit per head; Qwen3 and Gemma 3 (and GLM-4.5 with `use_qk_norm`) add
+//!   per-head q/k RMSNorm weights (`head_dim` each), OLMo 2 q/k RMSNorm weights over the whole
+//!   projections (`heads·head_dim` and `kv_heads·head_dim`);
 //! - MLA (DeepSeek V2/V3, `DeepseekV2Attention`): `q_a` `q_lora × hidden` + norm + `q_b`
 //!   `heads·(nope+rope) × q_lora` (or one `q_proj` without a q LoRA rank), `kv_a`
 //!   `(kv_lora + rope) × hidden` + norm, `kv_b` `heads·(nope + v) × kv_lora`, `o` `hidden × heads·v`;
 //! - MLP: gated (gate, up `intermediate × hidden`, down `hidden × intermediate`);
-//! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3 / gpt-oss), every expert a
-//!   gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one gated MLP of
-//!   `shared_intermediate`; all experts are resident in memory. The first `first_dense_layers` layers
-//!   are dense (DeepSeek `first_k_dense_replace`); then every `moe_every`-th layer is MoE (Llama 4
-//!   Maverick `interleave_moe_layer_step = 2`);
+//! - MoE layers: a router `experts × hidden` (+ bias for DeepSeek V3, GLM-4.5 and gpt-oss), every
+//!   expert a gated MLP of `expert_intermediate` (+ biases for gpt-oss), shared experts as one
+//!   gated MLP of `shared_intermediate`; all experts are resident in memory. The first
+//!   `first_dense_layers` layers are dense (DeepSeek `first_k_dense_replace`); then every
+//!   `moe_every`-th layer is MoE (Llama 4 Maverick `interleave_moe_layer_step = 2`);
 //! - norms: two per layer, four for Gemma 2/3 (sandwich norms), plus the final norm;
 //! - a vision tower (VLMs) is one block of `params` parameters, read from the checkpoint, of
 //!   which `replicated` stay whole on every GPU under tensor parallelism.
@@ -91,11 +94,19 @@ pub enum Family {
     /// Granite 4.0-H (`granitemoehybrid`): Mamba-2 or attention per layer (`layer_types`), each
     /// followed by MoE experts and a shared MLP.
     GraniteMoeHybrid,
+    /// OLMo 2 (`olmo2`): Llama-shaped, norms after attention and MLP (two per layer), and q/k
+    /// RMSNorm over the whole projection (`q_norm` of `heads · head_dim`, `k_norm` of
+    /// `kv_heads · head_dim`), not per head.
+    Olmo2,
+    /// GLM-4.5 / GLM-4.6 (`glm4_moe`): q/k/v biases, per-head q/k norms where `use_qk_norm`
+    /// says so ([`ModelArch::qk_norm`]), leading dense layers (`first_k_dense_replace`), then MoE
+    /// with a shared expert and a router bias (`e_score_correction_bias`).
+    Glm4Moe,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 18] = [
+    pub const ALL: [Family; 20] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -114,6 +125,8 @@ impl Family {
         Family::FalconH1,
         Family::NemotronH,
         Family::GraniteMoeHybrid,
+        Family::Olmo2,
+        Family::Glm4Moe,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -137,12 +150,15 @@ impl Family {
             Family::FalconH1 => "falcon_h1",
             Family::NemotronH => "nemotron_h",
             Family::GraniteMoeHybrid => "granitemoehybrid",
+            Family::Olmo2 => "olmo2",
+            Family::Glm4Moe => "glm4_moe",
         }
     }
 
-    /// Whether q, k and v projections have a bias (Qwen2 family).
+    /// Whether q, k and v projections have a bias (Qwen2; GLM-4.5, whose released configs all
+    /// say `attention_bias: true`, which `Glm4MoeAttention` gives q/k/v and not o).
     pub fn qkv_bias(self) -> bool {
-        matches!(self, Family::Qwen2)
+        matches!(self, Family::Qwen2 | Family::Glm4Moe)
     }
 
     /// Whether q, k, v and o all have biases and each head a sink logit (gpt-oss).
@@ -161,6 +177,14 @@ impl Family {
             self,
             Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe | Family::Qwen3Next
         )
+    }
+
+    /// Whether each layer normalises the whole query and key projections with learned weights
+    /// (OLMo 2 `Olmo2Attention`: `q_norm` of `heads · head_dim`, `k_norm` of `kv_heads · head_dim`;
+    /// vLLM's `olmo2.py` gathers q and k across the tensor-parallel group before these norms, so
+    /// every GPU keeps them whole).
+    pub fn full_width_qk_norm(self) -> bool {
+        matches!(self, Family::Olmo2)
     }
 
     /// Whether the attention's `q_proj` also projects a per-head output gate (Qwen3-Next
@@ -317,6 +341,15 @@ pub struct ModelArch {
     /// Recurrent state layers beside or instead of attention (hybrid models), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hybrid: Option<Hybrid>,
+    /// Per-head q/k RMSNorm weights (`head_dim` each) where the config switches them on
+    /// (GLM-4.5 `use_qk_norm`); the families that always have them say so through
+    /// [`Family::qk_norm`] and leave this `false`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub qk_norm: bool,
+}
+
+fn is_false(x: &bool) -> bool {
+    !*x
 }
 
 impl ModelArch {
@@ -350,6 +383,7 @@ impl ModelArch {
             mla: None,
             vision: None,
             hybrid: None,
+            qk_norm: false,
         }
     }
 

@@ -530,8 +530,11 @@ impl ModelArch {
                     };
                     add(K::Bias, split, q + 2 * kv + h + sinks, 1, 1);
                 }
-                if fam.qk_norm() {
+                if fam.qk_norm() || self.qk_norm {
                     add(K::Norm, Replicated, 2 * hd, 1, 1);
+                }
+                if fam.full_width_qk_norm() {
+                    add(K::Norm, Replicated, q + kv, 1, 1);
                 }
             }
         }
