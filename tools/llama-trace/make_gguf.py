@@ -26,6 +26,9 @@ FAMILIES = {
                      rope=1000000.0, ctx=131072, qk_norm=True),
     "mistral-nemo-12b": dict(arch="llama", embd=5120, head=32, kv=8, hd=128, ff=14336, vocab=131072,
                              rope=1000000.0, ctx=131072),
+    # MoE: 128 experts of width 768, 8 used (`ff` is the dense `feed_forward_length`, unused).
+    "qwen3-30b-a3b": dict(arch="qwen3moe", embd=2048, head=32, kv=4, hd=128, ff=6144, vocab=151936,
+                          rope=1000000.0, ctx=40960, qk_norm=True, experts=128, used=8, ff_exp=768),
     "gemma-2-9b": dict(arch="gemma2", embd=3584, head=16, kv=8, hd=256, ff=14336, vocab=256000,
                        rope=10000.0, ctx=8192, swa=4096, tied=True, post_norms=True),
 }
@@ -86,6 +89,12 @@ def main_args(fam, n_layer, path):
             kv(f"{a}.attn_logit_softcapping", F32V, 50.0),
             kv(f"{a}.final_logit_softcapping", F32V, 30.0),
         ]
+    if "experts" in f:
+        kvs += [
+            kv(f"{a}.expert_count", U32, f["experts"]),
+            kv(f"{a}.expert_used_count", U32, f["used"]),
+            kv(f"{a}.expert_feed_forward_length", U32, f["ff_exp"]),
+        ]
     tensors = [("token_embd.weight", [e, f["vocab"]], F16), ("output_norm.weight", [e], F32)]
     if not f.get("tied"):
         tensors.append(("output.weight", [e, f["vocab"]], F16))
@@ -98,10 +107,21 @@ def main_args(fam, n_layer, path):
             (b + "attn_v.weight", [e, k], F16),
             (b + "attn_output.weight", [q, e], F16),
             (b + "ffn_norm.weight", [e], F32),
-            (b + "ffn_gate.weight", [e, f["ff"]], F16),
-            (b + "ffn_up.weight", [e, f["ff"]], F16),
-            (b + "ffn_down.weight", [f["ff"], e], F16),
         ]
+        if "experts" in f:
+            x, fe = f["experts"], f["ff_exp"]
+            tensors += [
+                (b + "ffn_gate_inp.weight", [e, x], F32),
+                (b + "ffn_gate_exps.weight", [e, fe, x], F16),
+                (b + "ffn_up_exps.weight", [e, fe, x], F16),
+                (b + "ffn_down_exps.weight", [fe, e, x], F16),
+            ]
+        else:
+            tensors += [
+                (b + "ffn_gate.weight", [e, f["ff"]], F16),
+                (b + "ffn_up.weight", [e, f["ff"]], F16),
+                (b + "ffn_down.weight", [f["ff"], e], F16),
+            ]
         if f.get("qkv_bias"):
             tensors += [(b + "attn_q.bias", [q], F32), (b + "attn_k.bias", [k], F32),
                         (b + "attn_v.bias", [k], F32)]

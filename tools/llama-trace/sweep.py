@@ -75,7 +75,9 @@ def main():
                  "no_alloc dry run; nothing evaluated)",
             model=dict(arch=f["arch"], n_embd=f["embd"], n_head=f["head"], n_head_kv=f["kv"],
                        head_dim=f["hd"], n_ff=f["ff"], n_vocab=f["vocab"],
-                       n_swa=f.get("swa"), tied_output=bool(f.get("tied"))),
+                       n_swa=f.get("swa"), tied_output=bool(f.get("tied")),
+                       n_expert=f.get("experts"), n_expert_used=f.get("used"),
+                       n_ff_exp=f.get("ff_exp")),
             points=points,
         )
         with open(os.path.join(out, f"{fam}.json"), "w") as o:

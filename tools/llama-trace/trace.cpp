@@ -48,6 +48,7 @@ int main(int argc, char ** argv) {
     cp.n_seq_max = atoi(argv[8]);
     if (argc > 9) cp.n_outputs_max = atoi(argv[9]);
     if (argc > 10) cp.kv_unified = atoi(argv[10]) != 0;
+    cp.swa_full = false;  // as llama-cli / llama-server (`--swa-full` off); the API defaults to true
     cp.n_threads = 1;
     cp.n_threads_batch = 1;
     llama_context * ctx = llama_init_from_model(model, cp);
