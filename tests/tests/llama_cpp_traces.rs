@@ -5,7 +5,8 @@
 //! and a context created with `no_alloc` (llama.cpp's dry run; a real allocation gives the same
 //! figure), over `n_ctx`, `n_batch`/`n_ubatch`, flash attention, the cache type, `-np` and the
 //! reserved outputs (`llama-cli`: one per ubatch token; `llama-server`: one per slot). Each point
-//! holds the logged `CPU compute buffer size` in MiB.
+//! holds the logged `CPU compute buffer size` in MiB. The per-family summary is the README's
+//! `accuracy-llamacpp` table.
 //!
 //! The core's [`compute_buffer_bytes`] must be within 3 % of every point, except the classes named
 //! in [`bound`], where the allocator's free-block placement (holes left by freed tensors, not
@@ -13,7 +14,7 @@
 
 use serde_json::Value;
 use vramfit_core::engine::llama_cpp::{compute_buffer_bytes, ComputeShape};
-use vramfit_tests::repo_root;
+use vramfit_tests::{repo_root, sync_readme_section};
 
 const GOAL: f64 = 3.0;
 
@@ -160,4 +161,7 @@ fn compute_buffer_matches_llama_cpp_traces() {
         "outside the bounds:\n{}",
         failures.join("\n")
     );
+    if let Err(e) = sync_readme_section("accuracy-llamacpp", &(summary.join("\n") + "\n")) {
+        panic!("{e}");
+    }
 }
