@@ -19,14 +19,12 @@
 //!   n_seq_max)` rows (`src/llama-memory-recurrent.cpp`, the constructor; one row per sequence,
 //!   whatever the context), both f32 (`src/llama-model.cpp::create_memory` passes `GGML_TYPE_F32`
 //!   for `type_r` and `type_s`). The log line is `RS buffer size`.
-//! - **Compute buffer** (`src/llama-context.cpp::sched_reserve`): `ub = min(n_ubatch, n_batch, n_ctx)`,
-//!   `unit = E·ub·4`; logits `V·n_out·4 + unit` (`n_out` = `n_parallel` in `llama-server` since
-//!   #23861, else `ub`; on the last GPU); FFN `2·n_ff·ub·4 + 3·unit (+ cells·ub·2 mask with FA)`;
-//!   without flash attention the score matrix `cells·ub·heads·4 + cells·ub·4 + 4·unit`. Buffer =
-//!   max of those, × 1.1 + 30 MiB for ggml-alloc fragmentation (the notes' allowance; exact only via
-//!   llama.cpp's own dry run). With pipeline parallelism (several GPUs, all layers offloaded) each
-//!   GPU adds `3·(unit + mask)`; with the output layer on the CPU and `ub ≥ 32`, op offload stages
-//!   `output.weight` in GPU 0's compute buffer.
+//! - **Compute buffer** (`src/llama-context.cpp::sched_reserve`): the peak of ggml's graph
+//!   allocator over the worst-case ubatch graph; see [`compute_buffer_bytes`] for the tensors alive
+//!   at each phase, checked against llama.cpp's own reservation (`tests/traces/llama_cpp/`). With
+//!   pipeline parallelism (several GPUs, all layers offloaded) each GPU adds `3·(unit + mask)`; with
+//!   the output layer on the CPU and `ub ≥ 32`, op offload stages `output.weight` in GPU 0's compute
+//!   buffer.
 //! - **Outside the buffers**: the CUDA context (as for PyTorch) and cuBLAS's workspace
 //!   (`ggml-cuda/common.cuh`: 32 MiB Hopper+, 4 MiB otherwise).
 //! - **Host RAM**: `token_embd`, the CPU layers and their KV, the output buffer `V·4·n_seq`, and the
@@ -37,7 +35,7 @@ use crate::budget::kv_cache::{state_in_layers, StateStorage};
 use crate::budget::Card;
 use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
-use crate::bytes::{add, div, mul, prod, round_up, sum, MIB};
+use crate::bytes::{add, mul, prod, round_up, sum, MIB};
 use crate::catalog::GpuArch;
 use serde::{Deserialize, Serialize};
 
@@ -123,6 +121,97 @@ pub fn cache_type_bits(name: &str) -> Option<u64> {
 
 fn pad256(x: u64) -> u64 {
     round_up(x.max(1), 256)
+}
+
+/// The shapes and settings that size llama.cpp's compute buffer (one ubatch graph).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputeShape {
+    /// `n_embd`.
+    pub hidden: u64,
+    /// `n_head`.
+    pub heads: u64,
+    /// `n_head_kv`.
+    pub kv_heads: u64,
+    /// `n_embd_head_k`.
+    pub head_dim: u64,
+    /// `n_ff` (for MoE, the widest of the dense FFN and the active experts' total
+    /// `n_ff_exp · n_expert_used`).
+    pub n_ff: u64,
+    /// `n_expert_used` for a MoE FFN, 0 for a dense one.
+    pub experts_used: u64,
+    /// `n_vocab`: the logits' width.
+    pub vocab: u64,
+    /// KV cells per stream (`n_kv` of the worst-case graph: the whole cache of one stream).
+    pub cells_per_stream: u64,
+    /// Cells per stream of the sliding-window cache, if the model has one (its own mask).
+    pub swa_cells_per_stream: Option<u64>,
+    /// `n_tokens` of the worst-case ubatch: `min(n_ubatch, n_batch, n_ctx)`.
+    pub ubatch: u64,
+    /// Output rows reserved: `min(ubatch, n_outputs_max)`, `n_outputs_max` defaulting to `n_batch`
+    /// (`llama-cli`), `n_parallel` in `llama-server`.
+    pub outputs: u64,
+    /// `-fa`.
+    pub flash_attn: bool,
+}
+
+/// llama.cpp's compute buffer: the high-water mark of `ggml_gallocr` (`ggml/src/ggml-alloc.c`) over
+/// the worst-case graph that `llama_context::sched_reserve` reserves
+/// (`n_tokens = min(n_ctx, n_ubatch)`, `n_outputs = min(n_tokens, n_outputs_max)`), the max of
+/// three phases, each the tensors alive at once (f32 activations, `unit(w) = w·ubatch·4`):
+///
+/// - **output**: the logits `n_vocab × n_outputs` f32 (`build_inp_out_ids` keeps `n_outputs` rows
+///   in the last layer, then `output_norm` and `output`) plus two `n_embd` rows per token still held
+///   (the embedding input and the last residual);
+/// - **FFN** (every layer; the allocator frees a layer's intermediates before the next, so depth
+///   does not matter): `ffn_gate`, `ffn_up` and the SwiGLU product, `3·unit(n_ff)`; the residual,
+///   the normed input and the attention output, `3·unit(n_embd)`; and what the attention leaves:
+///   with flash attention its `n_head·head_dim` output rows (`ggml_flash_attn_ext`,
+///   `src/llama-graph.cpp::build_attn_mha`), without it the K and V rows (`2·unit(n_kv·head_dim)`).
+///   A MoE FFN (`build_moe_ffn`) counts `n_ff_exp·n_expert_used` for `n_ff` (the `mul_mat_id`
+///   gate, up and SwiGLU of the selected experts) and adds the down projection's output,
+///   `n_embd × n_expert_used` rows per token before they are weighted and summed
+///   (`ffn_moe_down`, the largest MoE tensor);
+/// - **attention without flash attention**: the scores `kq = mul_mat(k, q)` of
+///   `n_kv × n_tokens/n_stream × n_head × n_stream` f32, which `ggml_soft_max_ext` overwrites in
+///   place (`ggml_op_can_inplace`), plus `unit(3·n_embd + 2·n_head·head_dim + 2·n_kv·head_dim)`
+///   (residual, normed input, Q, K, V).
+///
+/// The KQ masks are inputs alive over the whole graph: `n_kv × n_tokens/n_stream × n_stream`
+/// (`build_attn_inp_kq_mask`), f16 with flash attention, f32 without; a sliding-window model has a
+/// second one over its window's cells. Per stream: `-np` slots without `--kv-unified` split the
+/// cells, so the mask and scores scale with one stream's cells, not the total.
+///
+/// What the allocator adds by fragmentation (its free-block placement) is not modelled: the traced
+/// points where it shows are reported as misses by `tests/tests/llama_cpp_traces.rs`.
+pub fn compute_buffer_bytes(s: &ComputeShape) -> u64 {
+    let ub = s.ubatch;
+    let unit = |w: u64| prod(&[w, ub, 4]);
+    let q = mul(s.heads, s.head_dim);
+    let kv = mul(s.kv_heads, s.head_dim);
+    let mask_cells = add(s.cells_per_stream, s.swa_cells_per_stream.unwrap_or(0));
+    let mask = prod(&[mask_cells, ub, if s.flash_attn { 2 } else { 4 }]);
+    let output = add(prod(&[s.vocab, s.outputs, 4]), unit(mul(2, s.hidden)));
+    let ffn = sum([
+        mask,
+        unit(mul(3, s.n_ff)),
+        unit(mul(3, s.hidden)),
+        if s.flash_attn {
+            unit(q)
+        } else {
+            unit(mul(2, kv))
+        },
+        unit(mul(s.experts_used, s.hidden)),
+    ]);
+    let attention = if s.flash_attn {
+        0
+    } else {
+        sum([
+            prod(&[s.cells_per_stream, ub, s.heads, 4]),
+            mask,
+            unit(sum([mul(3, s.hidden), mul(2, q), mul(2, kv)])),
+        ])
+    };
+    output.max(ffn).max(attention)
 }
 
 /// One GPU's budget (the fullest of the `devices` cards) under llama.cpp. Layers are placed as
@@ -258,26 +347,32 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
     let e = u64::from(a.hidden);
     let unit = prod(&[e, ub, 4]);
     let n_out = if l.server { n_seq.min(ub) } else { ub };
-    let logits = add(prod(&[u64::from(a.vocab), n_out, 4]), unit);
     let n_ff = a.moe.map_or(u64::from(a.intermediate), |m| {
         u64::from(a.intermediate).max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
     });
-    let mask = prod(&[cells, ub, if l.flash_attn { 2 } else { 4 }]);
-    let ffn = sum([
-        prod(&[2, n_ff, ub, 4]),
-        mul(3, unit),
-        if l.flash_attn {
-            prod(&[cells, ub, 2])
-        } else {
-            0
-        },
-    ]);
-    let attn = sum([
-        prod(&[cells, ub, u64::from(a.heads), 4]),
-        prod(&[cells, ub, 4]),
-        mul(4, unit),
-    ]);
-    let layer_phase = if l.flash_attn { ffn } else { ffn.max(attn) };
+    let cells_per_stream = cells / streams;
+    let shape = ComputeShape {
+        hidden: e,
+        heads: u64::from(a.heads),
+        kv_heads: u64::from(a.kv_heads),
+        head_dim: u64::from(a.head_dim),
+        n_ff,
+        experts_used: a.moe.map_or(0, |m| u64::from(m.active)),
+        vocab: u64::from(a.vocab),
+        cells_per_stream,
+        swa_cells_per_stream: a.sliding_window.map(|_| swa_cells / streams),
+        ubatch: ub,
+        outputs: n_out,
+        flash_attn: l.flash_attn,
+    };
+    // The device holding the output layer has the logits phase; the others the layers' phases.
+    let with_output = compute_buffer_bytes(&shape);
+    let layers_only = compute_buffer_bytes(&ComputeShape {
+        vocab: 0,
+        outputs: 0,
+        ..shape
+    });
+    let mask = prod(&[cells_per_stream, ub, if l.flash_attn { 2 } else { 4 }]);
     let pipeline = devices > 1 && ngl > n_layer;
     let staged_output = if !output_on_gpu && ub >= 32 {
         output_weight
@@ -287,13 +382,13 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
     let compute_of = |d: u64| {
         let last = d == devices - 1;
         let peak = if last && output_on_gpu {
-            layer_phase.max(logits)
+            with_output
         } else {
-            layer_phase
+            layers_only
         };
         let staged = if d == 0 { staged_output } else { 0 };
         let pp = if pipeline { mul(3, add(unit, mask)) } else { 0 };
-        sum([peak, div(peak, 10), 30 * MIB, staged, pp])
+        sum([peak, staged, pp])
     };
     let cublas = match card.arch {
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,

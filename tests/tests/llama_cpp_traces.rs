@@ -1,0 +1,167 @@
+//! llama.cpp's compute buffer against llama.cpp's own reservation.
+//!
+//! `tests/traces/llama_cpp/*.json` come from `tools/llama-trace` (see its README): GGUFs with each
+//! family's real widths, heads, FFN and vocabulary but 2 or 4 layers, loaded by llama.cpp on the CPU
+//! and a context created with `no_alloc` (llama.cpp's dry run; a real allocation gives the same
+//! figure), over `n_ctx`, `n_batch`/`n_ubatch`, flash attention, the cache type, `-np` and the
+//! reserved outputs (`llama-cli`: one per ubatch token; `llama-server`: one per slot). Each point
+//! holds the logged `CPU compute buffer size` in MiB. The per-family summary is the README's
+//! `accuracy-llamacpp` table.
+//!
+//! The core's [`compute_buffer_bytes`] must be within 3 % of every point, except the classes named
+//! in [`bound`], where the allocator's free-block placement (holes left by freed tensors, not
+//! modelled) moves the peak: those are printed as misses, bounded by what the core achieves.
+
+use serde_json::Value;
+use vramfit_core::engine::llama_cpp::{compute_buffer_bytes, ComputeShape};
+use vramfit_tests::{repo_root, sync_readme_section};
+
+const GOAL: f64 = 3.0;
+
+/// Worst absolute error allowed, in percent, for a point outside the 3 % goal.
+fn bound(family: &str, point: &Value) -> f64 {
+    let fa = point["flash_attn"].as_bool().unwrap_or(false);
+    let quantised = point["type_k"].as_str() != Some("f16");
+    match family {
+        // n_embd 5120 ≠ n_head·head_dim 4096: freed attention rows leave a hole the FFN tensors
+        // and the logits do not fit, so they are placed past it (−12…−13 % where the logits set
+        // the peak with flash attention; the allocator's debug dump shows the hole).
+        "mistral-nemo-12b" => 14.0,
+        // Sliding-window + soft-capped attention without flash attention, `llama-server` outputs
+        // and 4096-cell streams: one more `n_embd` row per token alive than modelled (−4.1 %).
+        "gemma-2-9b" if !fa => 4.5,
+        // A q8_0 cache with flash attention, where the layers (not the logits) set the peak: the
+        // cache's rotation inputs (`attn_inp_k_rot`, `attn_inp_v_rot`) shift the layout so the
+        // hole before the FFN tensors is one `n_head·head_dim` row per token smaller than with
+        // f16 (+5…+8 %, on the safe side).
+        _ if fa && quantised => 8.5,
+        _ => GOAL,
+    }
+}
+
+fn pad256(x: u64) -> u64 {
+    x.div_ceil(256) * 256
+}
+
+fn u(v: &Value, k: &str) -> u64 {
+    v[k].as_u64().unwrap_or_else(|| panic!("{k} missing"))
+}
+
+fn predict(model: &Value, p: &Value) -> f64 {
+    let ub = u(p, "n_ubatch").min(u(p, "n_batch")).min(u(p, "n_ctx"));
+    let n_seq = u(p, "n_seq");
+    let cells_per_stream = pad256(pad256(u(p, "n_ctx")) / n_seq);
+    let n_outputs_max = match u(p, "n_outputs_max") {
+        0 => u(p, "n_batch"),
+        n => n,
+    };
+    let shape = ComputeShape {
+        hidden: u(model, "n_embd"),
+        heads: u(model, "n_head"),
+        kv_heads: u(model, "n_head_kv"),
+        head_dim: u(model, "head_dim"),
+        // A MoE FFN: the selected experts' total width.
+        n_ff: match (model["n_ff_exp"].as_u64(), model["n_expert_used"].as_u64()) {
+            (Some(w), Some(k)) => w * k,
+            _ => u(model, "n_ff"),
+        },
+        experts_used: model["n_expert_used"].as_u64().unwrap_or(0),
+        vocab: u(model, "n_vocab"),
+        cells_per_stream,
+        swa_cells_per_stream: model["n_swa"]
+            .as_u64()
+            .map(|w| pad256(w + ub).min(cells_per_stream)),
+        ubatch: ub,
+        outputs: ub.min(n_outputs_max),
+        flash_attn: p["flash_attn"].as_bool().unwrap_or(false),
+    };
+    compute_buffer_bytes(&shape) as f64 / (1024.0 * 1024.0)
+}
+
+#[test]
+fn compute_buffer_matches_llama_cpp_traces() {
+    let dir = repo_root().join("tests").join("traces").join("llama_cpp");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/traces/llama_cpp")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "expected the traced families");
+    let mut summary = vec![
+        "| family | points | median | worst | within 3 % |".to_string(),
+        "|---|---:|---:|---:|---:|".to_string(),
+    ];
+    let mut misses = vec![
+        "| family | layers | n_ctx | b/ub | fa | cache | np | n_outputs_max | traced MiB | core MiB | error |"
+            .to_string(),
+        "|---|---:|---:|---|---|---|---:|---:|---:|---:|---:|".to_string(),
+    ];
+    let mut failures = Vec::new();
+    let mut all = Vec::new();
+    for f in &files {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(f).expect("read")).expect("json");
+        let family = doc["family"].as_str().expect("family").to_string();
+        let model = &doc["model"];
+        let mut errs = Vec::new();
+        for p in doc["points"].as_array().expect("points") {
+            let Some(traced) = p["buffers_mib"]["CPU compute"].as_f64() else {
+                continue;
+            };
+            let core = predict(model, p);
+            let err = (core - traced) / traced * 100.0;
+            errs.push(err.abs());
+            if err.abs() > GOAL {
+                misses.push(format!(
+                    "| {family} | {} | {} | {}/{} | {} | {} | {} | {} | {traced:.2} | {core:.2} | {err:+.1} % |",
+                    p["n_layer"],
+                    p["n_ctx"],
+                    p["n_batch"],
+                    p["n_ubatch"],
+                    if p["flash_attn"].as_bool() == Some(true) { "on" } else { "off" },
+                    p["type_k"].as_str().unwrap_or("?"),
+                    p["n_seq"],
+                    p["n_outputs_max"],
+                ));
+            }
+            if err.abs() > bound(&family, p) {
+                failures.push(format!(
+                    "{family} {}: {traced:.2} MiB traced, {core:.2} core ({err:+.1} %)",
+                    p["command"]
+                ));
+            }
+        }
+        let mut sorted = errs.clone();
+        sorted.sort_by(f64::total_cmp);
+        summary.push(format!(
+            "| {family} | {} | {:.1} % | {:.1} % | {} |",
+            errs.len(),
+            sorted[sorted.len() / 2],
+            sorted.last().copied().unwrap_or(0.0),
+            errs.iter().filter(|e| **e <= GOAL).count()
+        ));
+        all.extend(errs);
+    }
+    all.sort_by(f64::total_cmp);
+    summary.push(format!(
+        "| all | {} | {:.1} % | {:.1} % | {} |",
+        all.len(),
+        all[all.len() / 2],
+        all.last().copied().unwrap_or(0.0),
+        all.iter().filter(|e| **e <= GOAL).count()
+    ));
+    println!(
+        "{}\n\nmisses (outside 3 %):\n{}",
+        summary.join("\n"),
+        misses.join("\n")
+    );
+    assert!(
+        failures.is_empty(),
+        "outside the bounds:\n{}",
+        failures.join("\n")
+    );
+    if let Err(e) = sync_readme_section("accuracy-llamacpp", &(summary.join("\n") + "\n")) {
+        panic!("{e}");
+    }
+}
