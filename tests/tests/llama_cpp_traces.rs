@@ -13,7 +13,7 @@
 //! modelled) moves the peak: those are printed as misses, bounded by what the core achieves.
 
 use serde_json::Value;
-use vramfit_core::engine::llama_cpp::{compute_buffer_bytes, ComputeShape};
+use vramfit_core::{compute_buffer_bytes, ComputeShape};
 use vramfit_tests::{repo_root, sync_readme_section};
 
 const GOAL: f64 = 3.0;
