@@ -364,3 +364,23 @@ fn attention_free_layouts_estimate() {
         );
     }
 }
+
+/// A `qwen3_next` config without `layer_types` / `full_attention_interval` takes the family's
+/// default interval (every 4th layer is full attention, Transformers' `Qwen3NextConfig`): of 48
+/// layers, 12 keep a KV cache. The fuzzer found the exact-KV oracle assuming all 48.
+#[test]
+fn qwen3_next_without_a_layer_list_keeps_kv_in_every_fourth_layer() {
+    let json = r#"{"model":{"hf_config":{"head_dim":256,"hidden_size":2048,"intermediate_size":5120,
+        "model_type":"qwen3_next","moe_intermediate_size":512,"num_experts":512,"num_experts_per_tok":10,
+        "num_hidden_layers":48,"num_attention_heads":16,"num_key_value_heads":2,
+        "shared_expert_intermediate_size":512,"vocab_size":151936,"max_position_embeddings":262144}},
+        "weights":"bf16","workload":{"inference":{"context_tokens":4096,"sequences":1}},
+        "hardware":{"gpu_memory_gib":1024,"count":1}}"#;
+    let s: Scenario = serde_json::from_str(json).expect("valid scenario");
+    let e = estimate(&s).expect("estimates");
+    // 12 attention layers × (K + V) × 2 KV heads × 256 × 4096 tokens × 2 bytes.
+    assert_eq!(
+        component(&e, ComponentId::KvCache),
+        12 * 2 * 2 * 256 * 4096 * 2
+    );
+}
