@@ -44,9 +44,14 @@ const READY = `window.__ready = new Promise((resolve) => {
 const brotli = (file) => zlib.brotliCompressSync(fs.readFileSync(file), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const kb = (n) => n.toLocaleString('en-US');
+// The app's own wasm (`vramfit-web-<hash>_bg.wasm`), not the header reader's worker, which the
+// page fetches only when a file is dropped.
+const isAppWasm = (x) => /^vramfit-web-[0-9a-f]+_bg\.wasm$/.test(x);
 
 async function load(browser, server, label, query = '') {
-  const context = await browser.newContext();
+  // Service workers blocked: the first load is what the page needs to be ready; the offline copy
+  // the service worker then fetches in the background is reported apart (offlineCopy).
+  const context = await browser.newContext({ serviceWorkers: 'block' });
   await context.addInitScript(READY);
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
@@ -130,7 +135,7 @@ async function inputToPaint(page) {
     let plus = '–';
     let ip = '–';
     if (l !== 'ref') {
-      const f = fs.readdirSync(dirOf(l)).find((x) => x.endsWith('.wasm'));
+      const f = fs.readdirSync(dirOf(l)).find(isAppWasm);
       const file = path.join(dirOf(l), f);
       const raw = fs.statSync(file).size;
       wasm = [kb(raw), kb(zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length), kb(brotli(file))];
@@ -161,9 +166,30 @@ async function inputToPaint(page) {
       lines.push(`| ${a.label} | ${name} | ${kb(buf.length)} | ${kb(zlib.gzipSync(buf, { level: 9 }).length)} | ${kb(brotli(path.join(a.dir, f)))} |`);
     }
   }
+  // What the service worker stores after the first visit (index.html, every './…' file it names,
+  // and the on-demand files its ON_DEMAND list names), as a static host sends it: fetched in the
+  // background once the page is ready, not part of the first load above.
+  lines.push('');
+  lines.push('The offline copy the service worker then fetches in the background (gzip -9):');
+  lines.push('');
+  for (const a of apps) {
+    const html = fs.readFileSync(path.join(a.dir, 'index.html'), 'utf8');
+    const sw = fs.existsSync(path.join(a.dir, 'sw.js')) ? fs.readFileSync(path.join(a.dir, 'sw.js'), 'utf8') : '';
+    const named = new Set([...html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)].map((m) => m[1].slice(2)));
+    const onDemand = (sw.match(/const ON_DEMAND = [^;]*;/) || [''])[0];
+    for (const m of onDemand.matchAll(/'\.\/([^']+)'/g)) named.add(m[1]);
+    if (/lang\/\$\{tag\}\.json/.test(onDemand)) for (const t of ['de', 'es', 'fr', 'it', 'pl', 'sl']) named.add(`lang/${t}.json`);
+    named.add('index.html');
+    let total = 0;
+    for (const f of named) {
+      const file = path.join(a.dir, f);
+      if (fs.existsSync(file)) total += zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+    }
+    lines.push(`- ${a.label}: ${kb(total)} B in ${named.size} files`);
+  }
   const builds = apps.map((a) => ({ label: a.label, dir: a.dir, names: args[`names-${a.label}`] }));
   const sections = builds.map((b) => {
-    const f = fs.readdirSync(b.dir).find((x) => x.endsWith('.wasm'));
+    const f = fs.readdirSync(b.dir).find(isAppWasm);
     return analyse(path.join(b.dir, f));
   });
   lines.push('');
