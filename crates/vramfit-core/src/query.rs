@@ -193,7 +193,7 @@ fn fall_back(
                 let Some(old) = s.hardware.gpu_memory_gib.take() else {
                     continue;
                 };
-                ("mem", old.to_string())
+                ("mem", crate::num::shortest(old))
             }
             Field::Headroom => (
                 "headroom",

@@ -7,13 +7,13 @@ use crate::text::{t, verdict_icon, verdict_word};
 use crate::url;
 use leptos::prelude::*;
 use vramfit_core::{Change, Engine, Estimate, Fix, Offload};
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::{fixed, Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
 fn label(l: Locale, fix: &Fix) -> String {
     let change = change_label(l, &fix.change, fix);
     match fix.engine_fraction {
-        Some(f) => format!("{change} + {} = {f:.2}", fraction_flag(fix)),
+        Some(f) => format!("{change} + {} = {}", fraction_flag(fix), fixed(f, 2)),
         None => change,
     }
 }
@@ -30,7 +30,9 @@ fn fraction_flag(fix: &Fix) -> &'static str {
 fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
     let field = |k: Key, v: &str| format!("{}: {v}", t(l, k));
     match change {
-        Change::EngineFraction { fraction } => format!("{} = {fraction:.2}", fraction_flag(fix)),
+        Change::EngineFraction { fraction } => {
+            format!("{} = {}", fraction_flag(fix), fixed(*fraction, 2))
+        }
         Change::Context { tokens } => field(Key::ContextLabel, &l.integer(u64::from(*tokens))),
         Change::Sequences { sequences } => {
             field(Key::SequencesLabel, &l.integer(u64::from(*sequences)))
