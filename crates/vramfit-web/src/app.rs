@@ -6,7 +6,7 @@
 
 use crate::embed::EmbedPanel;
 use crate::field::{Input, Problem};
-use crate::form::Form;
+use crate::form::Live;
 use crate::guidance::{Checklist, Faq};
 use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;
@@ -15,7 +15,7 @@ use crate::text::t;
 use crate::{lang as lang_data, panic_panel, url};
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
-use vramfit_core::{estimate, Estimate, Scenario};
+use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale};
 
 /// The language the browser prefers among ours (`navigator.languages`), else English.
@@ -60,21 +60,11 @@ pub fn App() -> impl IntoView {
         }
     });
     let (initial, notes) = query::from_pairs(&pairs);
-    let form = Form::new(&initial);
-    let draft = Memo::new(move |_| form.scenario());
-    let last_good: RwSignal<Option<(Scenario, Estimate)>> =
-        RwSignal::new(estimate(&initial).ok().map(|e| (initial.clone(), e)));
-    Effect::new(move |_| {
-        if let Ok(s) = draft.get() {
-            // The first run sees the scenario estimated above: no second estimate, no re-render.
-            if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
-                return;
-            }
-            if let Ok(e) = estimate(&s) {
-                last_good.set(Some((s, e)));
-            }
-        }
-    });
+    let Live {
+        form,
+        draft,
+        last_good,
+    } = Live::new(&initial);
     Effect::new(move |_| {
         let l = in_lang.get();
         panic_panel::set_locale(l);

@@ -11,7 +11,7 @@
 
 use crate::app::browser_locale;
 use crate::field::{Input, Problem};
-use crate::form::{Form, GPU_CUSTOM, GPU_RECOMMEND};
+use crate::form::{Form, Live, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::result::{Headline, Recommendation};
 use crate::text::{self, t};
 use crate::widgets::{field_error, NumberField};
@@ -19,9 +19,7 @@ use crate::{js_api, panic_panel, url};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
-use vramfit_core::{
-    catalog, estimate, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind,
-};
+use vramfit_core::{catalog, query, Estimate, KvCacheFormat, Scenario, WeightFormat, WorkloadKind};
 use vramfit_i18n::{Key, Locale};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -90,17 +88,11 @@ pub fn EmbedApp() -> impl IntoView {
     apply_theme(&pairs);
     let show = shown_inputs(&pairs);
     let (initial, _) = query::from_pairs(&pairs);
-    let form = Form::new(&initial);
-    let draft = Memo::new(move |_| form.scenario());
-    let last_good: RwSignal<Option<(Scenario, Estimate)>> =
-        RwSignal::new(estimate(&initial).ok().map(|e| (initial.clone(), e)));
-    Effect::new(move |_| {
-        if let Ok(s) = draft.get() {
-            if let Ok(e) = estimate(&s) {
-                last_good.set(Some((s, e)));
-            }
-        }
-    });
+    let Live {
+        form,
+        draft,
+        last_good,
+    } = Live::new(&initial);
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
     let stale = move || !problems.get().is_empty();

@@ -172,12 +172,10 @@ pub fn refusal(class: RefusalClass) -> Key {
 /// now uses it.
 fn summary(r: &HeaderSummary, l: Locale) -> impl IntoView {
     let arch = r
-        .arch
+        .architecture
         .iter()
-        .map(|(k, v)| match v.parse::<u64>() {
-            Ok(n) => format!("{k} {}", l.integer(n)),
-            Err(_) => v.clone(),
-        })
+        .cloned()
+        .chain(r.arch.iter().map(|(k, v)| format!("{k} {}", l.integer(*v))))
         .collect::<Vec<_>>()
         .join(" · ");
     let check = r

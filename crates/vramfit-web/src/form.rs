@@ -10,8 +10,8 @@ use leptos::prelude::*;
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::{Field, SCENARIO_VERSION};
 use vramfit_core::{
-    resolve_model, Hardware, Inference, KvCacheFormat, ModelSource, Scenario, ScenarioError, Train,
-    WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
+    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelSource, Scenario,
+    ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
 };
 
 /// Value of the GPU select meaning "recommend a card".
@@ -272,5 +272,46 @@ fn input_of(field: Field) -> Option<Input> {
         })),
         Field::UnquantizedModules | Field::WeightsBytes => Some(Input::Config),
         Field::Version => None,
+    }
+}
+
+/// The live estimate a page shows: the form's fields, the scenario they describe (or their
+/// problems), and the last valid scenario with its estimate — estimated again when the scenario
+/// changes, never twice for the same one (the first run sees the one estimated at start).
+#[derive(Clone, Copy)]
+pub struct Live {
+    /// Field signals.
+    pub form: Form,
+    /// The scenario the fields describe, or their problems.
+    pub draft: Memo<Result<Scenario, Vec<(Input, Problem)>>>,
+    /// The last valid scenario and its estimate.
+    pub last_good: RwSignal<Option<(Scenario, Estimate)>>,
+}
+
+impl Live {
+    /// Fields showing `initial`, estimated once, and the effect that keeps the estimate current.
+    pub fn new(initial: &Scenario) -> Live {
+        let form = Form::new(initial);
+        let draft = Memo::new(move |_| form.scenario());
+        let last_good = RwSignal::new(
+            vramfit_core::estimate(initial)
+                .ok()
+                .map(|e| (initial.clone(), e)),
+        );
+        Effect::new(move |_| {
+            if let Ok(s) = draft.get() {
+                if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
+                    return;
+                }
+                if let Ok(e) = vramfit_core::estimate(&s) {
+                    last_good.set(Some((s, e)));
+                }
+            }
+        });
+        Live {
+            form,
+            draft,
+            last_good,
+        }
     }
 }

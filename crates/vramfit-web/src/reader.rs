@@ -61,8 +61,11 @@ pub struct HeaderSummary {
     pub params: u64,
     /// Tensor bytes per dtype, in the parser's order.
     pub bytes_by_dtype: Vec<(String, u64)>,
-    /// The architecture as read: (GGUF-style key, value) pairs, e.g. `("block_count", "32")`.
-    pub arch: Vec<(String, String)>,
+    /// The architecture's name (GGUF `general.architecture`, or the `model_type` it maps to).
+    pub architecture: Option<String>,
+    /// The architecture's numbers as read: (GGUF-style key, value) pairs, e.g.
+    /// `("block_count", 32)`.
+    pub arch: Vec<(String, u64)>,
     /// The architecture as a Hugging Face `config.json` (pretty JSON), when the core maps it onto
     /// a family it models: the scenario's model, so a shared link works without the file.
     pub hf_config: Option<String>,
@@ -79,9 +82,6 @@ impl HeaderSummary {
     pub fn of(r: &HeaderReport) -> HeaderSummary {
         let a = &r.arch;
         let mut arch = Vec::new();
-        if let Some(name) = a.architecture.clone().or(a.model_type.clone()) {
-            arch.push(("architecture".to_string(), name));
-        }
         for (key, v) in [
             ("block_count", a.block_count),
             ("embedding_length", a.embedding_length),
@@ -92,7 +92,7 @@ impl HeaderSummary {
             ("expert_count", a.expert_count),
         ] {
             if let Some(v) = v {
-                arch.push((key.to_string(), v.to_string()));
+                arch.push((key.to_string(), v));
             }
         }
         let hf_config = r
@@ -117,6 +117,7 @@ impl HeaderSummary {
                 .iter()
                 .map(|(d, b)| (d.clone(), *b))
                 .collect(),
+            architecture: a.architecture.clone().or(a.model_type.clone()),
             arch,
             hf_config,
             weights: check.map(|c| c.format.id()),
