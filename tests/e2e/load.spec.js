@@ -55,3 +55,24 @@ test('before the wasm runs the page shows its frame and a placeholder; the app r
   await expect(page.locator('#boot')).toHaveCount(0);
   await expect(page.locator('h1')).toHaveCount(1);
 });
+
+// An input re-renders the answer only: touching <html lang> restyled all ~1,300 elements on every
+// keystroke (33 ms of style recalc per input), and the address bar follows after the paint.
+test('an input changes the answer without touching <html> and the address bar follows', async ({ page }) => {
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.evaluate(() => {
+    window.__rootMutations = 0;
+    new MutationObserver((m) => { window.__rootMutations += m.length; })
+      .observe(document.documentElement, { attributes: true });
+  });
+  const total = page.getByTestId('per-gpu-gib');
+  for (const ctx of ['16384', '65536', '8192']) {
+    const before = await total.textContent();
+    await page.getByTestId('ctx').fill(ctx);
+    await expect(total).not.toHaveText(before);
+    await expect.poll(() => page.url()).toContain(`ctx=${ctx}`);
+  }
+  expect(await page.evaluate(() => window.__rootMutations)).toBe(0);
+  expect(await page.title()).toContain('vramfit');
+});
