@@ -85,3 +85,27 @@ test('generation speaks its own words', async ({ page }) => {
   const legend = await page.locator('.legend-line').textContent();
   expect(legend).not.toContain('largest context');
 });
+
+// Found by trying it on a phone: the training chart said "context", its advice said "lower the
+// context or the sequences", and a curve climbing to terabytes pressed the card's label onto "0".
+test('training speaks of sequences and the chart value labels never overlap', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./?lang=en&gpu=rtx-4090');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.getByTestId('workload-train').check();
+  const chart = page.getByTestId('context-chart');
+  await expect(chart.locator('figcaption')).toHaveText(/sequence length/);
+  await expect(chart.locator('.legend-line')).toContainText('longest sequence');
+  await expect(page.getByTestId('warnings')).toContainText('Shorten the sequences or the micro-batch');
+  await expect(page.getByTestId('warnings')).not.toContainText('Lower the context');
+  for (const url of ['./?lang=en&gpu=rtx-4090', './?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&ctx=32768&seqs=4']) {
+    await page.goto(url);
+    await expect(page.getByTestId('verdict')).toBeVisible();
+    if (url === './?lang=en&gpu=rtx-4090') await page.getByTestId('workload-train').check();
+    const boxes = await chart.locator('text.ylabel').evaluateAll((ts) => ts
+      .map((t) => t.getBoundingClientRect()).map((r) => [r.top, r.bottom]));
+    expect(boxes.length).toBeGreaterThanOrEqual(2);
+    boxes.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i][0]).toBeGreaterThanOrEqual(boxes[i - 1][1]);
+  }
+});

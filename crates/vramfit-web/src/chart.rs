@@ -36,13 +36,12 @@ pub fn CurveChart(
     let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
         return ().into_any();
     };
-    let top = points
-        .iter()
-        .map(|p| p.per_gpu_bytes)
-        .max()
-        .unwrap_or(0)
-        .max(capacity) as f64
-        * 1.08;
+    // The y range stops at four times the card or the curve's start, whichever is larger: a
+    // curve that climbs to terabytes (training at 128k tokens) would otherwise press the card's
+    // line and the start onto the zero line. What climbs past the top is clipped at the frame.
+    let highest = points.iter().map(|p| p.per_gpu_bytes).max().unwrap_or(0);
+    let ceiling = capacity.max(first.per_gpu_bytes).saturating_mul(4);
+    let top = highest.min(ceiling).max(capacity) as f64 * 1.08;
     let (lx0, lx1) = ((first.x as f64).ln(), (last.x as f64).ln());
     let x = move |c: f64| PAD_L + (c.ln() - lx0) / (lx1 - lx0).max(1e-9) * (W - PAD_L - PAD_R);
     let y = move |b: f64| H - PAD_B - b / top.max(1.0) * (H - PAD_B - PAD_T);
@@ -79,12 +78,25 @@ pub fn CurveChart(
         _ => t.to_string(),
     };
     let caption = match axis {
-        CurveAxis::ContextTokens | CurveAxis::SequenceLength => Key::ChartCaption,
+        CurveAxis::ContextTokens => Key::ChartCaption,
+        CurveAxis::SequenceLength => Key::ChartCaptionSequence,
         CurveAxis::ImageSide => Key::ResolutionChart,
         CurveAxis::Frames => Key::FramesChart,
     };
     let cap_y = y(capacity as f64);
     let use_y = y(usable as f64);
+    // Value labels on the y axis: the card's capacity always; zero and the top of the frame only
+    // where they do not run into it (a label is ≈ 12 units tall).
+    let zero_y = H - PAD_B;
+    let clear = |a: f64, b: f64| (a - b).abs() >= 16.0;
+    let zero_label = clear(zero_y, cap_y).then(|| {
+        view! {
+            <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(zero_y) text-anchor="end">"0"</text>
+        }
+    });
+    let top_label = clear(PAD_T, cap_y).then(|| view! {
+        <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(PAD_T + 8.0) text-anchor="end">{fixed(to_gib(top as u64), 0)}</text>
+    });
     view! {
         <figure class="chart" data-testid="context-chart">
             <figcaption>{t(l, caption)}</figcaption>
@@ -103,17 +115,22 @@ pub fn CurveChart(
                             text-anchor={if x(t as f64) > W - PAD_R - 24.0 { "end" } else { "middle" }}>{label(t)}</text>
                     </g>
                 }).collect_view()}
-                <text class="tick" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>
-                <text class="tick" x=n(PAD_L - 4.0) y=n(H - PAD_B) text-anchor="end">"0"</text>
+                <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>
+                {zero_label}
+                {top_label}
+                <clipPath id="chart-frame">
+                    <rect x=n(PAD_L) y=n(PAD_T) width=n(W - PAD_L - PAD_R) height=n(H - PAD_B - PAD_T) />
+                </clipPath>
                 <line class="cap" x1=n(PAD_L) y1=n(cap_y) x2=n(W - PAD_R) y2=n(cap_y) />
                 <line class="usable" x1=n(PAD_L) y1=n(use_y) x2=n(W - PAD_R) y2=n(use_y) />
-                <path class="curve" d=path />
+                <path class="curve" d=path clip-path="url(#chart-frame)" />
                 {max_context.filter(|c| *c >= first.x && *c <= last.x).map(|c| view! {
                     <line class="maxctx" x1=n(x(c as f64)) y1=n(PAD_T) x2=n(x(c as f64)) y2=n(H - PAD_B) />
                 })}
             </svg>
             <p class="legend-line">{t(l, match axis {
-                CurveAxis::ContextTokens | CurveAxis::SequenceLength => Key::ChartLegend,
+                CurveAxis::ContextTokens => Key::ChartLegend,
+                CurveAxis::SequenceLength => Key::ChartLegendSequence,
                 CurveAxis::ImageSide => Key::ChartLegendImage,
                 CurveAxis::Frames => Key::ChartLegendVideo,
             })}</p>

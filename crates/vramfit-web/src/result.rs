@@ -198,6 +198,8 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     // Without a language model the verdict line and the fixes say what the generic "lower the
     // context or the sequences" advice of these two would get wrong.
     let llm = e.model.is_some();
+    // Training says what to shorten in its own words (sequences and micro-batch, not context).
+    let training = e.curve_axis == CurveAxis::SequenceLength;
     let shown: Vec<Warning> = e
         .warnings
         .iter()
@@ -207,7 +209,7 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     (!shown.is_empty()).then(|| {
         view! {
             <ul class="warnings" data-testid="warnings">
-                {shown.iter().map(|w| view! { <li>{text::warning(l, w)}</li> }).collect_view()}
+                {shown.iter().map(|w| view! { <li>{text::warning(l, w, training)}</li> }).collect_view()}
             </ul>
         }
     })

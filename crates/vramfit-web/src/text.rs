@@ -199,9 +199,11 @@ pub fn guide(id: ComponentId) -> [Key; 5] {
     }
 }
 
-/// A warning.
-pub fn warning(l: Locale, w: &Warning) -> String {
+/// A warning, in the workload's words where they differ (`training`: sequences and micro-batch).
+pub fn warning(l: Locale, w: &Warning, training: bool) -> String {
     match w {
+        Warning::WithinHeadroom if training => t(l, Key::WarnWithinHeadroomTrain).into(),
+        Warning::DoesNotFit if training => t(l, Key::WarnDoesNotFitTrain).into(),
         Warning::WithinHeadroom => t(l, Key::WarnWithinHeadroom).into(),
         Warning::DoesNotFit => t(l, Key::WarnDoesNotFit).into(),
         Warning::NoPlanFits => t(l, Key::WarnNoPlan).into(),
