@@ -16,7 +16,7 @@ pub fn run(text: &str) -> Result<String, String> {
 /// The measurement script (`pytorch`, `diffusers`) or command line (`vllm`, `llama-server`) for a
 /// scenario.
 pub fn script(kind: &str, text: &str) -> Result<String, String> {
-    let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+    let scenario = Scenario::from_json(text).map_err(|e| {
         json!({"error": {"kind": "invalid_scenario_json", "line": e.line(), "column": e.column(),
                          "message": e.to_string()}})
         .to_string()
@@ -35,7 +35,7 @@ pub fn script(kind: &str, text: &str) -> Result<String, String> {
 
 /// As [`run`], returning JSON values.
 pub fn run_value(text: &str) -> Result<Value, Value> {
-    let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+    let scenario = Scenario::from_json(text).map_err(|e| {
         json!({"error": {"kind": "invalid_scenario_json", "line": e.line(), "column": e.column(),
                          "message": e.to_string()}})
     })?;

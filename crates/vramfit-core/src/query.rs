@@ -115,13 +115,19 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
         .iter()
         .map(|(k, v)| (k.as_ref(), v.as_ref()))
         .partition(|(k, _)| matches!(*k, "train" | "custom" | "image" | "video"));
+    let mut has_weights = false;
     for (k, v) in workloads.into_iter().chain(rest) {
+        has_weights |= k == "weights";
         if !apply(&mut s, k, v) {
             notes.push(QueryNote {
                 param: k.to_string(),
                 value: v.to_string(),
             });
         }
+    }
+    // A hand-written link naming a pre-quantised repo without `weights=` gets the repo's format.
+    if !has_weights {
+        s.take_repo_format();
     }
     // A parameter can be valid alone yet out of range (checked by the scenario's own rules); a
     // fallback can in turn invalidate another field, so validate again until nothing is left.
@@ -351,6 +357,16 @@ mod tests {
         let (back, notes) = from_pairs(&pairs);
         assert!(notes.is_empty());
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn a_link_naming_a_prequantised_repo_without_weights_gets_its_format() {
+        let repo = "unsloth/Meta-Llama-3.1-8B-Instruct-bnb-4bit";
+        let (s, notes) = from_pairs(&[("model", repo)]);
+        assert!(notes.is_empty());
+        assert_eq!(s.weights, WeightFormat::BnbNf4 { double_quant: true });
+        let (s, _) = from_pairs(&[("model", repo), ("weights", "fp8")]);
+        assert_eq!(s.weights, WeightFormat::Fp8);
     }
 
     #[test]

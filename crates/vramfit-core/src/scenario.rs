@@ -214,6 +214,32 @@ fn one() -> u32 {
 }
 
 impl Scenario {
+    /// A scenario from JSON text, as the CLI and the JS API read it: the serde shape, plus one
+    /// rule serde cannot express: without `"weights"`, a pre-quantised repo id in
+    /// `model.catalog` (`…-AWQ`, `…-GPTQ-Int4`, `…-FP8`, `unsloth/…-bnb-4bit`, `…-GGUF:Q4_K_M`)
+    /// brings its own format instead of bf16 (a checkpoint is what it is; an explicit `"weights"`
+    /// still wins, e.g. to describe a requantisation). Errors keep serde's line and column.
+    pub fn from_json(text: &str) -> Result<Scenario, serde_json::Error> {
+        let mut s: Scenario = serde_json::from_str(text)?;
+        let has_weights = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .is_some_and(|v| v.get("weights").is_some());
+        if !has_weights {
+            s.take_repo_format();
+        }
+        Ok(s)
+    }
+
+    /// Sets `weights` to the format a pre-quantised repo id names (see [`Scenario::from_json`]);
+    /// the URL codec applies it when a link has `model=` but no `weights=`.
+    pub fn take_repo_format(&mut self) {
+        if let Some(ModelSource::Catalog(id)) = &self.model {
+            if let Some(format) = crate::catalog::lookup(id).and_then(|m| m.format) {
+                self.weights = format;
+            }
+        }
+    }
+
     /// A common starting point: Llama 3.1 8B Instruct in bf16, 8k context, 4 sequences, recommend.
     pub fn example() -> Scenario {
         Scenario {
@@ -344,6 +370,46 @@ mod tests {
         .expect("parse minimal");
         assert_eq!(minimal.headroom_percent, 10);
         assert!(minimal.validate().is_empty());
+    }
+
+    #[test]
+    fn a_prequantised_repo_brings_its_format_unless_weights_are_given() {
+        let serve = r#""workload":{"inference":{"context_tokens":8192,"sequences":1}}"#;
+        for (repo, format) in [
+            (
+                "unsloth/Meta-Llama-3.1-8B-Instruct-bnb-4bit",
+                WeightFormat::BnbNf4 { double_quant: true },
+            ),
+            (
+                "Qwen/Qwen2.5-7B-Instruct-AWQ",
+                WeightFormat::Awq { group: 128 },
+            ),
+        ] {
+            let text = format!(r#"{{"model":{{"catalog":"{repo}"}},{serve}}}"#);
+            assert_eq!(
+                Scenario::from_json(&text).expect("parses").weights,
+                format,
+                "{repo}"
+            );
+            let explicit =
+                format!(r#"{{"model":{{"catalog":"{repo}"}},"weights":"bf16",{serve}}}"#);
+            let s = Scenario::from_json(&explicit).expect("parses");
+            assert_eq!(
+                s.weights,
+                WeightFormat::Bf16,
+                "{repo}: explicit weights win"
+            );
+        }
+        // A plain id or repo keeps the default.
+        let plain =
+            format!(r#"{{"model":{{"catalog":"meta-llama/Llama-3.1-8B-Instruct"}},{serve}}}"#);
+        assert_eq!(
+            Scenario::from_json(&plain).expect("parses").weights,
+            WeightFormat::Bf16
+        );
+        // Serde's position survives for a malformed file.
+        let err = Scenario::from_json("{\n  \"weights\": 3 }").expect_err("a number is no format");
+        assert_eq!(err.line(), 2);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 
 /// The estimate for a scenario given as JSON text, or the CLI's error object.
 pub fn estimate_json(text: &str) -> Result<String, Value> {
-    let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+    let scenario = Scenario::from_json(text).map_err(|e| {
         json!({"error": {"kind": "invalid_scenario_json", "line": e.line(), "column": e.column(),
                          "message": e.to_string()}})
     })?;
