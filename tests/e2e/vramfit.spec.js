@@ -49,6 +49,19 @@ test('the search box filters the catalog', async ({ page }) => {
   expect(options.some((o) => o.includes('Qwen'))).toBeFalsy();
 });
 
+test('a Hub name pasted into the search picks its model and the format it names', async ({ page }) => {
+  await page.goto('./?lang=en&gpu=rtx-4090');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const shown = (id) => page.locator(id).evaluate((s) => s.options[s.selectedIndex].textContent);
+  await page.locator('#model-filter').fill('Qwen/Qwen2.5-7B-Instruct-AWQ');
+  await expect.poll(() => shown('#model')).toContain('Qwen2.5 7B Instruct');
+  expect(await shown('#weights')).toContain('AWQ');
+  await expect.poll(() => page.url()).toContain('weights=awq-int4-g128');
+  await page.locator('#model-filter').fill('meta-llama/Llama-3.1-8B');
+  await expect.poll(() => shown('#model')).toMatch(/^Llama 3\.1 8B \(/);
+  expect(await shown('#weights')).toContain('AWQ');
+});
+
 test('a unified-memory machine is picked from the card list like any card', async ({ page }) => {
   await page.goto('./?model=qwen3-8b&lang=en');
   await page.getByTestId('gpu').selectOption('apple-m4-max-128gb');

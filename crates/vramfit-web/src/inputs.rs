@@ -51,7 +51,20 @@ pub fn Inputs(
                 <label for="model-filter">{t(l, Key::SearchCatalog)}</label>
                 <input id="model-filter" type="search" placeholder=t(l, Key::SearchPlaceholder)
                     prop:value=move || filter.get()
-                    on:input=move |ev| filter.set(event_target_value(&ev)) />
+                    on:input=move |ev| {
+                        let q = event_target_value(&ev);
+                        // A Hub name pasted whole (`org/repo`, `…-AWQ`, `…-GGUF:Q4_K_M`) picks
+                        // its model and the format the name implies, as a link would.
+                        if q.contains('/') || q.contains(':') {
+                            if let Some(hit) = catalog::lookup(&q) {
+                                form.model.set(hit.model.id.to_string());
+                                if let Some(format) = hit.format {
+                                    form.weights.set(format.id());
+                                }
+                            }
+                        }
+                        filter.set(q);
+                    } />
                 <label for="model" class="sr-only">{t(l, Key::ModelLegend)}</label>
                 <select id="model" data-testid="model" prop:disabled=using_config
                     on:change=move |ev| form.model.set(event_target_value(&ev))
