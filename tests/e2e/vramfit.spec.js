@@ -76,7 +76,8 @@ test('a shared URL reproduces the same view', async ({ page, context }) => {
   await page.getByTestId('ctx').fill('16000');
   await page.getByTestId('gpu').selectOption('rtx-4090');
   await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
-  await expect.poll(() => page.url()).toContain('ctx=16000');
+  // The address bar follows the view after its paint.
+  await expect.poll(() => page.url()).toMatch(/model=mistral-7b-instruct-v0\.3&weights=int8&ctx=16000.*gpu=rtx-4090/);
   const url = page.url();
   const verdict = await page.getByTestId('verdict').textContent();
   const table = await page.getByTestId('components').textContent();

@@ -96,6 +96,7 @@ pub fn App() -> impl IntoView {
     let copied = RwSignal::new(false);
     let embed_open = RwSignal::new(false);
     let copy_link = move |_| {
+        url::flush();
         if let Some(w) = web_sys::window() {
             if let Ok(href) = w.location().href() {
                 let _ = w.navigator().clipboard().write_text(&href);

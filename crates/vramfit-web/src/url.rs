@@ -53,11 +53,7 @@ pub fn replace_soon(s: &Scenario, lang: Locale) {
         return;
     };
     let after_paint = Closure::once_into_js(move || {
-        let run = Closure::once_into_js(|| {
-            if let Some(q) = PENDING.with(|p| p.take()) {
-                replace_now(&q);
-            }
-        });
+        let run = Closure::once_into_js(flush);
         if let Some(w) = web_sys::window() {
             let _ = w.set_timeout_with_callback(run.unchecked_ref());
         }
@@ -65,15 +61,20 @@ pub fn replace_soon(s: &Scenario, lang: Locale) {
     if w.request_animation_frame(after_paint.unchecked_ref())
         .is_err()
     {
-        if let Some(q) = PENDING.with(|p| p.take()) {
-            replace_now(&q);
-        }
+        flush();
     }
 }
 
 thread_local! {
     /// The newest query waiting for [`replace_soon`]'s timer.
     static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Writes a query [`replace_soon`] still holds now (before the link is copied).
+pub fn flush() {
+    if let Some(q) = PENDING.with(|p| p.take()) {
+        replace_now(&q);
+    }
 }
 
 fn replace_now(q: &str) {
