@@ -19,7 +19,7 @@ fn every_model_count_matches_its_card() {
     assert!(n >= 100, "only {n} models");
     let mut bad = Vec::new();
     for m in catalog::models() {
-        let computed = m.arch.param_count() as f64;
+        let computed = m.compared_params() as f64;
         let published = m.published_params as f64;
         let dev = (computed - published).abs() / published;
         if dev > 0.005 {

@@ -229,6 +229,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-Next-80B-A3B-Instruct",
         hf_aliases: &[],
         published_params: 80_000_000_000,
+        published_counts_mtp: false,
         source: "model card: 80B in total, 3B activated (exact figure not seen); the HF \
                  safetensors total, 81.3B, adds the multi-token-prediction layer (1.65B by the \
                  same shapes) that inference does not load",
@@ -240,6 +241,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-Next-80B-A3B-Thinking",
         hf_aliases: &[],
         published_params: 80_000_000_000,
+        published_counts_mtp: false,
         source: "model card: 80B in total, 3B activated (exact figure not seen); same config as \
                  the Instruct checkpoint",
         arch: QWEN3_NEXT_80B,
@@ -251,6 +253,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "tiiuae/Falcon-H1-7B-Instruct",
         hf_aliases: &[],
         published_params: 7_590_000_000,
+        published_counts_mtp: false,
         source: "HF model listing: 7.59B params (rounded, as quoted in a public model catalog; \
                  exact figure not seen); card: 7B",
         arch: FALCON_H1_7B,
@@ -262,6 +265,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "nvidia/Nemotron-H-8B-Base-8K",
         hf_aliases: &[],
         published_params: 8_100_000_000,
+        published_counts_mtp: false,
         source: "HF model page: 8.1B params (rounded; not re-read in this change's sources); \
                  card: 8B, 24 Mamba-2, 24 MLP and 4 attention layers",
         arch: NEMOTRON_H_8B,
@@ -273,6 +277,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "ibm-granite/granite-4.0-h-tiny",
         hf_aliases: &[],
         published_params: 6_940_000_000,
+        published_counts_mtp: false,
         source: "HF model page: 6.94B params (rounded; not re-read in this change's sources); \
                  card: 7B total, 1B active",
         arch: GRANITE_4_H_TINY,
@@ -283,6 +288,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "ibm-granite/granite-4.0-h-small",
         hf_aliases: &[],
         published_params: 32_200_000_000,
+        published_counts_mtp: false,
         source: "32.2B params (rounded; en.immers.cloud/ai/ibm-granite/granite-4.0-h-small, \
                  quoting the HF listing); card: 32B total, 9B active",
         arch: GRANITE_4_H_SMALL,

@@ -39,8 +39,10 @@
 //! `moe_intermediate_size`, `first_k_dense_replace`); the router always has its
 //! `e_score_correction_bias`. Keys with no memory effect are ignored: `partial_rotary_factor`
 //! (the rotary embedding holds no weights and the cache keeps whole keys), `n_group` /
-//! `topk_group` (routing only) and `num_nextn_predict_layers`: the multi-token-prediction layer
-//! the checkpoint carries after the last decoder layer is not part of the model vLLM serves
+//! `topk_group` (routing only). `num_nextn_predict_layers` (and Qwen3-Next / Qwen3.5's
+//! `mtp_num_hidden_layers`) is read into `ModelArch::mtp_layers`, which only the checkpoint count
+//! includes: the multi-token-prediction layer the checkpoint carries after the last decoder layer
+//! is not part of the model vLLM serves
 //! (`glm4_moe.py`: `Glm4MoeModel` builds `num_hidden_layers` layers and its `load_weights` drops
 //! those tensors through `skip_spec_layers`; only the MTP drafter of speculative decoding,
 //! `glm4_moe_mtp.py`, loads them).
@@ -234,7 +236,30 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         vision,
         hybrid,
         qk_norm: family == Family::Glm4Moe && flag(&keys, "use_qk_norm", false)?,
+        mtp_layers: read_mtp_layers(&keys, family)?,
     })
+}
+
+/// The checkpoint's multi-token-prediction layers (`crate::model::ModelArch::mtp_layers`):
+/// `num_nextn_predict_layers` (DeepSeek V3, GLM-4.5) or `mtp_num_hidden_layers` (Qwen3-Next,
+/// Qwen3.5); 0 when absent or for other families. They never enter the served model's count.
+fn read_mtp_layers(keys: &Keys, family: Family) -> Result<u32, ConfigError> {
+    let key = match family {
+        Family::DeepseekV3 | Family::Glm4Moe => "num_nextn_predict_layers",
+        Family::Qwen3Next => "mtp_num_hidden_layers",
+        _ => return Ok(0),
+    };
+    match keys.get(key) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => match v.as_u64() {
+            Some(n) if n > u64::from(arch::LAYERS) => Err(ConfigError::TooLarge {
+                key,
+                max: u64::from(arch::LAYERS),
+            }),
+            Some(n) => u32::try_from(n).map_err(|_| ConfigError::InvalidValue { key }),
+            None => Err(ConfigError::InvalidValue { key }),
+        },
+    }
 }
 
 /// One layer's blocks in a hybrid layout: (recurrent, attention, MLP).
@@ -926,6 +951,20 @@ mod tests {
         assert!(a.has_attention(3) && !a.has_attention(0) && a.has_recurrent(0));
         assert_eq!(a.recurrent_layers_in(0, 48), 36);
         assert!(a.sliding_window.is_none());
+        // `mtp_num_hidden_layers` is read where given (0 otherwise), a bad value refused.
+        let mut v: Value = serde_json::from_str(QWEN3_NEXT_80B).expect("JSON");
+        v["mtp_num_hidden_layers"] = serde_json::json!(1);
+        let with_mtp = parse_value(&v).expect("valid config");
+        assert_eq!(with_mtp.mtp_layers, 1);
+        assert_eq!(with_mtp.param_count(), a.param_count());
+        v["mtp_num_hidden_layers"] = serde_json::json!(5000);
+        assert!(matches!(
+            parse_value(&v),
+            Err(ConfigError::TooLarge {
+                key: "mtp_num_hidden_layers",
+                ..
+            })
+        ));
         // The same layout from `layer_types`.
         let mut v: Value = serde_json::from_str(QWEN3_NEXT_80B).expect("JSON");
         let types: Vec<&str> = (0..48)
@@ -1225,6 +1264,9 @@ mod tests {
         );
         assert_eq!(moe.first_dense_layers, 1);
         assert!(moe.router_bias);
+        // `num_nextn_predict_layers` 1: the checkpoint's MTP layer, outside the served count.
+        assert_eq!(arch.mtp_layers, 1);
+        assert!(arch.checkpoint_param_count() > arch.param_count());
         // Per layer: attention 109,051,904 + q/k/v biases 14,336 + 2 norms 8,192; layer 0's MLP
         // 134,479,872; each MoE layer 129 gated experts of 1408 (2,231,894,016) + router 524,288
         // + its bias 128; embeddings and head 2 × 620,756,992; final norm 4,096.

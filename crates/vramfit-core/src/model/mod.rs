@@ -346,6 +346,21 @@ pub struct ModelArch {
     /// [`Family::qk_norm`] and leave this `false`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub qk_norm: bool,
+    /// Multi-token-prediction layers the checkpoint ships after its decoder layers
+    /// (`num_nextn_predict_layers` for GLM-4.5 and DeepSeek V3, `mtp_num_hidden_layers` for
+    /// Qwen3-Next and Qwen3.5); 0 where the checkpoint has none or the config does not say.
+    ///
+    /// They are part of the checkpoint ([`ModelArch::checkpoint_param_count`]) but not of the
+    /// served model ([`ModelArch::param_count`], which every weight budget reads): vLLM builds
+    /// `num_hidden_layers` layers and its `load_weights` skips the MTP tensors (`glm4_moe.py`,
+    /// `qwen3_next.py`, `deepseek_v2.py`: `get_spec_layer_idx_from_weight_name`); only the
+    /// drafter of speculative decoding (`glm4_moe_mtp.py`, `qwen3_next_mtp.py`,
+    /// `deepseek_mtp.py`, `--speculative-config '{"method": "mtp"}'`) loads them. SGLang
+    /// likewise loads them only for its NEXTN / EAGLE draft worker, llama.cpp's converters drop
+    /// them (or keep them as unused `nextn` blocks), and Transformers' modelling classes have no
+    /// such module. Speculative decoding is not modelled, so these weights never enter a budget.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub mtp_layers: u32,
 }
 
 fn is_false(x: &bool) -> bool {
@@ -384,6 +399,7 @@ impl ModelArch {
             vision: None,
             hybrid: None,
             qk_norm: false,
+            mtp_layers: 0,
         }
     }
 
