@@ -301,3 +301,71 @@ fn smollm3_and_olmo2_entries_match_their_configs() {
         }
     }
 }
+
+/// The GLM-4.5 entries are what `hf_config` reads from their configs (GLM-4.5-Air's verbatim,
+/// GLM-4.5's keys), MTP layer included; the served weights leave the MTP layer out (bf16: two
+/// bytes per served parameter), and the KV cache is 46 layers × 2 × 8 KV heads × 128 × 2 B =
+/// 188,416 B a token for the Air, 92 × 4,096 = 376,832 B for GLM-4.5. Pre-quantised uploads
+/// resolve to the entries.
+#[test]
+fn glm_entries_match_their_configs_and_serve_without_the_mtp_layer() {
+    let air = serde_json::json!({
+        "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "first_k_dense_replace": 1,
+        "head_dim": 128, "hidden_size": 4096, "intermediate_size": 10944,
+        "max_position_embeddings": 131072, "model_type": "glm4_moe", "moe_intermediate_size": 1408,
+        "n_group": 1, "n_routed_experts": 128, "n_shared_experts": 1, "num_attention_heads": 96,
+        "num_experts_per_tok": 8, "num_hidden_layers": 46, "num_key_value_heads": 8,
+        "num_nextn_predict_layers": 1, "partial_rotary_factor": 0.5, "tie_word_embeddings": false,
+        "topk_group": 1, "use_qk_norm": false, "vocab_size": 151552
+    });
+    let mut full = air.clone();
+    for (k, v) in [
+        ("first_k_dense_replace", 3),
+        ("hidden_size", 5120),
+        ("intermediate_size", 12288),
+        ("moe_intermediate_size", 1536),
+        ("n_routed_experts", 160),
+        ("num_hidden_layers", 92),
+    ] {
+        full[k] = serde_json::json!(v);
+    }
+    full["use_qk_norm"] = serde_json::json!(true);
+    let mut six = full.clone();
+    six["max_position_embeddings"] = serde_json::json!(202752);
+    for (config, ids, kv) in [
+        (air, &["glm-4.5-air", "glm-4.5-air-base"][..], 188_416),
+        (full, &["glm-4.5", "glm-4.5-base"][..], 376_832),
+        (six, &["glm-4.6"][..], 376_832),
+    ] {
+        let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+        assert_eq!(arch.mtp_layers, 1);
+        for id in ids {
+            assert_eq!(catalog::model(id).map(|m| m.arch), Some(arch), "{id}");
+        }
+        let json = format!(
+            r#"{{"model":{{"catalog":"{}"}},"weights":"bf16",
+            "workload":{{"inference":{{"context_tokens":4096,"sequences":1}}}},
+            "hardware":{{"gpu_memory_gib":1024,"count":1}}}}"#,
+            ids[0]
+        );
+        let scenario: vramfit_core::Scenario = serde_json::from_str(&json).expect("scenario");
+        let e = vramfit_core::estimate(&scenario).expect("estimates");
+        assert_eq!(e.kv_bytes_per_token, kv, "{}", ids[0]);
+        let weights = e
+            .components
+            .iter()
+            .find(|c| c.id == vramfit_core::ComponentId::Weights)
+            .map_or(0, |c| c.bytes);
+        assert!(weights >= 2 * arch.param_count(), "{}", ids[0]);
+        assert!(weights < 2 * arch.checkpoint_param_count(), "{}", ids[0]);
+    }
+    for (repo, id, quantised) in [
+        ("zai-org/GLM-4.5-Air-FP8", "glm-4.5-air", true),
+        ("zai-org/glm-4.6", "glm-4.6", false),
+        ("Qwen/Qwen3.5-35B-A3B-FP8", "qwen3.5-35b-a3b", true),
+        ("unsloth/Qwen3.5-27B-GGUF:Q4_K_M", "qwen3.5-27b", true),
+    ] {
+        let hit = catalog::lookup(repo).map(|h| (h.model.id, h.format.is_some()));
+        assert_eq!(hit, Some((id, quantised)), "{repo}");
+    }
+}
