@@ -634,7 +634,7 @@ impl ModelArch {
             Family::DeepseekV3 | Family::Glm4Moe => prod(&[2, u64::from(self.vocab), h]),
             _ => 0,
         };
-        let one = sum([layer, prod(&[2, h, h]), mul(3, h), copies].into_iter());
+        let one = sum([layer, prod(&[2, h, h]), mul(3, h), copies]);
         mul(one, u64::from(self.mtp_layers))
     }
 
