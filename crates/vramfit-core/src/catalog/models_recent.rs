@@ -21,7 +21,9 @@
 //! per block two LayerNorms (4,608), `qkv` 1152 → 3456 with bias (3,984,768), `proj` (1,328,256),
 //! `fc1` 1152 → 4304 (4,962,512) and `fc2` (4,959,360): 15,239,504 × 27 = 411,466,608; the patch
 //! merger's LayerNorm 2,304, `linear_fc1` 4608 → 4608 (21,238,272) and `linear_fc2` 4608 → out
-//! with bias. Out 2048: 446,571,248; out 5120: 460,730,096. Under tensor parallelism vLLM
+//! with bias. Out 2048: 446,571,248; out 5120: 460,730,096. The 2B and 4B towers have 24 blocks of
+//! 1024 (MLP 4096), the 0.8B's 12 of 768 (MLP 3072), with the same shapes otherwise
+//! ([`qwen3_5_vision`]). Under tensor parallelism vLLM
 //! (`qwen3_vl.py`, reused by `qwen3_5.py`) splits `qkv`, `proj`, `fc1`, `fc2` and the merger MLP;
 //! each GPU keeps whole the patch embedding, the position table, per block the LayerNorms and the
 //! `proj` / `fc2` biases (6,912 × 27), the merger's LayerNorm and its last bias:
@@ -91,31 +93,47 @@ const GLM_4_6: ModelArch = glm4_moe(92, 5120, 12288, 160, 1536, 3, true, 202752)
 /// tests): 46 layers of width 4096, 1 dense (MLP 10,944), then 128 experts of 1408, no q/k norms.
 const GLM_4_5_AIR: ModelArch = glm4_moe(46, 4096, 10944, 128, 1408, 1, false, 131072);
 
-/// The Qwen3.5 vision tower with the merger projecting to `out` (see the module doc).
-const fn qwen3_5_vision(out: u64) -> Vision {
+/// The Qwen3.5 vision tower of `depth` blocks of width `width` (MLP `mlp`) with the merger
+/// projecting to `out` (the shapes are in the module doc): patch Conv3d `1537·w`, position table
+/// `2304·w`, per block `4·w² + 2·w·mlp + 9·w + mlp`, merger `2·w + 16·w² + 4·w + 4·w·out + out`.
+/// Replicated under tensor parallelism: the patch embedding, the position table, per block the
+/// LayerNorms and the `proj` / `fc2` biases (`6·w`), the merger's LayerNorm and its last bias.
+const fn qwen3_5_vision(depth: u64, width: u64, mlp: u64, out: u64) -> Vision {
+    let w = width;
+    let block = 4 * w * w + 2 * w * mlp + 9 * w + mlp;
+    let merger = 2 * w + 16 * w * w + 4 * w + 4 * w * out + out;
     Vision {
-        params: 411_466_608 + 1_770_624 + 2_654_208 + 2304 + 21_238_272 + 4608 * out + out,
+        params: 1537 * w + 2304 * w + depth * block + merger,
         tokens_per_image: 1024,
         cross_attention_layers: 0,
-        replicated: 4_613_760 + out,
-        config_layers: 27,
-        config_hidden: 1152,
+        replicated: 1537 * w + 2304 * w + depth * 6 * w + 2 * w + out,
+        config_layers: depth as u32,
+        config_hidden: width as u32,
     }
 }
 
+/// The three Qwen3.5 vision towers: 27 blocks of 1152 (MLP 4304) from 9B up, 24 of 1024 (4096) for
+/// 2B and 4B, 12 of 768 (3072) for 0.8B.
+const TOWER_L: (u64, u64, u64) = (27, 1152, 4304);
+const TOWER_M: (u64, u64, u64) = (24, 1024, 4096);
+const TOWER_S: (u64, u64, u64) = (12, 768, 3072);
+
 /// A Qwen3.5 text model: `layers` layers of width `hidden`, every 4th (3, 7, …) gated attention
 /// with `heads` query heads of 256 (`q_proj` twice as wide for the output gate) and `kv_heads` KV
-/// heads, the others gated DeltaNet with `v_heads` value heads and 16 key heads of 128
+/// heads, the others gated DeltaNet with `v_heads` value heads and `k_heads` key heads of 128
 /// (`linear_*`), a 4-wide convolution, the SSM state in fp32 (`mamba_ssm_dtype` `float32`);
-/// vocabulary 248,320, untied head, 262,144 positions, one MTP layer (`mtp_num_hidden_layers`);
-/// the Qwen3-VL tower projecting to `hidden`.
+/// dense MLP of `intermediate` or `moe`; vocabulary 248,320, 262,144 positions, one MTP layer
+/// (`mtp_num_hidden_layers`); the vision tower `tower` projecting to `hidden`.
+#[allow(clippy::too_many_arguments)]
 const fn qwen3_5(
     layers: u32,
     hidden: u32,
     heads: u32,
     kv_heads: u32,
     intermediate: u32,
-    v_heads: u32,
+    (v_heads, k_heads): (u32, u32),
+    tied: bool,
+    tower: (u64, u64, u64),
     moe: Option<Moe>,
 ) -> ModelArch {
     let mut a = ModelArch::dense(
@@ -127,7 +145,7 @@ const fn qwen3_5(
         256,
         intermediate,
         248320,
-        false,
+        tied,
         262144,
     );
     a.moe = moe;
@@ -137,7 +155,7 @@ const fn qwen3_5(
             heads: v_heads,
             head_dim: 128,
             state: 128,
-            groups: 16,
+            groups: k_heads,
             conv_kernel: 4,
             conv_bias: false,
             proj_bias: false,
@@ -148,36 +166,85 @@ const fn qwen3_5(
         attention_layers: LayerSet::every(layers, 4, 3),
         mlp_layers: LayerSet::first(layers),
     });
-    a.vision = Some(qwen3_5_vision(hidden as u64));
+    a.vision = Some(qwen3_5_vision(tower.0, tower.1, tower.2, hidden as u64));
     with_mtp(a, 1)
 }
 
-/// Qwen3.5-27B / Qwen3.6-27B (`Qwen/Qwen3.6-27B` `text_config`, as its model card and the Core AI
-/// conversion's card quote it; Qwen3.6 checkpoints share Qwen3.5's architecture and `model_type`,
-/// transformers' `qwen3_5` docs): 64 layers of width 5120, 24 query heads and 4 KV heads, 48
-/// DeltaNet value heads, dense MLP 17,408.
-const QWEN3_5_27B: ModelArch = qwen3_5(64, 5120, 24, 4, 17408, 48, None);
+/// Qwen3.5 MoE: every layer has `experts` routed experts of `width` (`active` routed) and one
+/// shared expert of the same width with its sigmoid gate.
+const fn qwen3_5_moe(experts: u32, active: u32, width: u32) -> Option<Moe> {
+    Some(Moe {
+        experts,
+        active,
+        expert_intermediate: width,
+        shared_intermediate: width,
+        first_dense_layers: 0,
+        moe_every: 1,
+        router_bias: false,
+        expert_bias: false,
+    })
+}
 
-/// Qwen3.5-35B-A3B / Qwen3.6-35B-A3B (`text_config`, model card "Language Model" table): 40
-/// layers of width 2048, 16 query heads and 2 KV heads, 32 DeltaNet value heads; every layer MoE
-/// with 256 experts of 512 (8 routed) and one shared expert of 512 with its gate.
+/// Qwen3.5-0.8B: 24 layers of width 1024, 8 query / 2 KV heads, MLP 3584, 16 DeltaNet value and
+/// key heads, tied embeddings, the small tower.
+const QWEN3_5_0_8B: ModelArch = qwen3_5(24, 1024, 8, 2, 3584, (16, 16), true, TOWER_S, None);
+
+/// Qwen3.5-2B: 24 layers of width 2048, 8 query / 2 KV heads, MLP 6144, 16 DeltaNet value and key
+/// heads, tied embeddings, the middle tower.
+const QWEN3_5_2B: ModelArch = qwen3_5(24, 2048, 8, 2, 6144, (16, 16), true, TOWER_M, None);
+
+/// Qwen3.5-4B: 32 layers of width 2560, 16 query / 4 KV heads, MLP 9216, 32 DeltaNet value and 16
+/// key heads, tied embeddings, the middle tower.
+const QWEN3_5_4B: ModelArch = qwen3_5(32, 2560, 16, 4, 9216, (32, 16), true, TOWER_M, None);
+
+/// Qwen3.5-9B: 32 layers of width 4096, 16 query / 4 KV heads, MLP 12,288, 32 DeltaNet value and
+/// 16 key heads, untied head, the large tower.
+const QWEN3_5_9B: ModelArch = qwen3_5(32, 4096, 16, 4, 12288, (32, 16), false, TOWER_L, None);
+
+/// Qwen3.5-27B / Qwen3.6-27B: 64 layers of width 5120, 24 query / 4 KV heads, MLP 17,408, 48
+/// DeltaNet value and 16 key heads, untied head, the large tower.
+const QWEN3_5_27B: ModelArch = qwen3_5(64, 5120, 24, 4, 17408, (48, 16), false, TOWER_L, None);
+
+/// Qwen3.5-35B-A3B / Qwen3.6-35B-A3B: 40 layers of width 2048, 16 query / 2 KV heads, 32 DeltaNet
+/// value and 16 key heads, 256 experts of 512 (8 routed), untied head, the large tower.
 const QWEN3_5_35B_A3B: ModelArch = qwen3_5(
     40,
     2048,
     16,
     2,
     512,
+    (32, 16),
+    false,
+    TOWER_L,
+    qwen3_5_moe(256, 8, 512),
+);
+
+/// Qwen3.5-122B-A10B: 48 layers of width 3072, 32 query / 2 KV heads, 64 DeltaNet value and 16
+/// key heads, 256 experts of 1024 (8 routed), untied head, the large tower.
+const QWEN3_5_122B_A10B: ModelArch = qwen3_5(
+    48,
+    3072,
     32,
-    Some(Moe {
-        experts: 256,
-        active: 8,
-        expert_intermediate: 512,
-        shared_intermediate: 512,
-        first_dense_layers: 0,
-        moe_every: 1,
-        router_bias: false,
-        expert_bias: false,
-    }),
+    2,
+    1024,
+    (64, 16),
+    false,
+    TOWER_L,
+    qwen3_5_moe(256, 8, 1024),
+);
+
+/// Qwen3.5-397B-A17B: 60 layers of width 4096, 32 query / 2 KV heads, 64 DeltaNet value and 16
+/// key heads, 512 experts of 1024 (10 routed), untied head, the large tower.
+const QWEN3_5_397B_A17B: ModelArch = qwen3_5(
+    60,
+    4096,
+    32,
+    2,
+    1024,
+    (64, 16),
+    false,
+    TOWER_L,
+    qwen3_5_moe(512, 10, 1024),
 );
 
 /// Checkpoints with multi-token-prediction layers whose published totals count them, ordered by
@@ -185,15 +252,63 @@ const QWEN3_5_35B_A3B: ModelArch = qwen3_5(
 pub static RECENT_MODELS: &[CatalogModel] = &[
     // ----- Qwen3.5 / Qwen3.6 (qwen3_5, qwen3_5_moe) -----
     CatalogModel {
+        id: "qwen3.5-0.8b",
+        name: "Qwen3.5-0.8B",
+        hf_repo: "Qwen/Qwen3.5-0.8B",
+        hf_aliases: &[],
+        published_params: 873_438_784,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 873,438,784, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        arch: QWEN3_5_0_8B,
+    },
+    CatalogModel {
+        id: "qwen3.5-2b",
+        name: "Qwen3.5-2B",
+        hf_repo: "Qwen/Qwen3.5-2B",
+        hf_aliases: &[],
+        published_params: 2_274_069_824,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 2,274,069,824, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        arch: QWEN3_5_2B,
+    },
+    CatalogModel {
+        id: "qwen3.5-4b",
+        name: "Qwen3.5-4B",
+        hf_repo: "Qwen/Qwen3.5-4B",
+        hf_aliases: &[],
+        published_params: 4_659_865_088,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 4,659,865,088, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        arch: QWEN3_5_4B,
+    },
+    CatalogModel {
+        id: "qwen3.5-4b-base",
+        name: "Qwen3.5-4B-Base",
+        hf_repo: "Qwen/Qwen3.5-4B-Base",
+        hf_aliases: &[],
+        published_params: 4_659_865_088,
+        published_counts_mtp: true,
+        source: "same tensors as Qwen3.5-4B (HF safetensors total 4,659,865,088)",
+        arch: QWEN3_5_4B,
+    },
+    CatalogModel {
+        id: "qwen3.5-9b",
+        name: "Qwen3.5-9B",
+        hf_repo: "Qwen/Qwen3.5-9B",
+        hf_aliases: &[],
+        published_params: 9_653_104_368,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 9,653,104,368 (also GGUF general.parameter_count), counting the vision tower (456.0M) and the MTP layer (243.3M); card: 9B language model",
+        arch: QWEN3_5_9B,
+    },
+    CatalogModel {
         id: "qwen3.5-27b",
         name: "Qwen3.5-27B",
         hf_repo: "Qwen/Qwen3.5-27B",
         hf_aliases: &[],
-        published_params: 27_780_000_000,
+        published_params: 27_781_427_952,
         published_counts_mtp: true,
-        source: "model.safetensors.index.json total_size 55.56 GB in bf16, about 27.78B \
-                 (eadst.com/blog/325, read for Qwen3.6-27B, whose every shape this checkpoint \
-                 shares); counts the vision tower (460.7M) and the MTP layer (424.7M); card: 27B",
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952 (GGUF general.parameter_count of qwen3.5:27b; the Qwen3.6-27B repo holds the same), counting the vision tower (460.7M) and the MTP layer (424.7M); card: 27B",
         arch: QWEN3_5_27B,
     },
     CatalogModel {
@@ -201,11 +316,9 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         name: "Qwen3.6-27B",
         hf_repo: "Qwen/Qwen3.6-27B",
         hf_aliases: &[],
-        published_params: 27_780_000_000,
+        published_params: 27_781_427_952,
         published_counts_mtp: true,
-        source: "model.safetensors.index.json total_size 55.56 GB in bf16, about 27.78B \
-                 (eadst.com/blog/325); counts the vision tower (460.7M) and the MTP layer \
-                 (424.7M); card: 27B",
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952, counting the vision tower (460.7M) and the MTP layer (424.7M); model.safetensors.index.json total_size 55.56 GB (eadst.com/blog/325); card: 27B",
         arch: QWEN3_5_27B,
     },
     CatalogModel {
@@ -213,11 +326,9 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         name: "Qwen3.5-35B-A3B",
         hf_repo: "Qwen/Qwen3.5-35B-A3B",
         hf_aliases: &[],
-        published_params: 35_000_000_000,
-        published_counts_mtp: false,
-        source: "model card: 35B in total, 3B activated (rounded; exact figure not seen); \
-                 computed with the vision tower (446.6M) and without the MTP layer (844.6M, \
-                 which the checkpoint's total adds: 35.95B computed)",
+        published_params: 35_951_822_704,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704, counting the vision tower (446.6M) and the MTP layer (844.6M); card: 35B in total, 3B activated",
         arch: QWEN3_5_35B_A3B,
     },
     CatalogModel {
@@ -225,12 +336,30 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         name: "Qwen3.6-35B-A3B",
         hf_repo: "Qwen/Qwen3.6-35B-A3B",
         hf_aliases: &[],
-        published_params: 35_000_000_000,
-        published_counts_mtp: false,
-        source: "model card (as quoted at mera.a-ai.ru/en/industrial/submits/181): 35B in total \
-                 and 3B activated (rounded); same text shapes as Qwen3.5-35B-A3B; computed with \
-                 the vision tower and without the MTP layer",
+        published_params: 35_951_822_704,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704 (Qwen/Qwen3.6-35B-A3B safetensors.total), counting the vision tower and the MTP layer; card: 35B in total, 3B activated, the same text shapes as Qwen3.5-35B-A3B",
         arch: QWEN3_5_35B_A3B,
+    },
+    CatalogModel {
+        id: "qwen3.5-122b-a10b",
+        name: "Qwen3.5-122B-A10B",
+        hf_repo: "Qwen/Qwen3.5-122B-A10B",
+        hf_aliases: &[],
+        published_params: 125_086_497_008,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 125,086,497,008 (BF16 125,086,490,096 + F32 6,912), counting the vision tower (451.3M) and the MTP layer (2.52B); card: 122B in total, 10B activated",
+        arch: QWEN3_5_122B_A10B,
+    },
+    CatalogModel {
+        id: "qwen3.5-397b-a17b",
+        name: "Qwen3.5-397B-A17B",
+        hf_repo: "Qwen/Qwen3.5-397B-A17B",
+        hf_aliases: &[],
+        published_params: 403_397_928_944,
+        published_counts_mtp: true,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 403,397,928,944 = text 396,346,350,336 + vision 456,010,480 + MTP 6,595,568,128 as a public audit of the index splits it, each equal to the count here; card: 397B in total, 17B activated",
+        arch: QWEN3_5_397B_A17B,
     },
     // ----- GLM-4.5 (glm4_moe) -----
     CatalogModel {
@@ -318,5 +447,24 @@ mod tests {
         assert_eq!(QWEN3_5_27B.checkpoint_param_count(), 27_781_427_952);
         assert_eq!(QWEN3_5_35B_A3B.param_count(), 35_107_181_936);
         assert_eq!(QWEN3_5_35B_A3B.checkpoint_param_count(), 35_951_822_704);
+    }
+
+    /// Every Qwen3.5 / 3.6 entry counts its checkpoint's safetensors total exactly; the 397B
+    /// splits as its audited index does (text, vision, MTP).
+    #[test]
+    fn qwen3_5_checkpoints_are_exact() {
+        for m in RECENT_MODELS.iter().filter(|m| m.id.starts_with("qwen3.")) {
+            assert_eq!(
+                m.arch.checkpoint_param_count(),
+                m.published_params,
+                "{}",
+                m.id
+            );
+        }
+        let a = QWEN3_5_397B_A17B;
+        let vision = a.vision.map_or(0, |v| v.params);
+        assert_eq!(vision, 456_010_480);
+        assert_eq!(a.param_count() - vision, 396_346_350_336);
+        assert_eq!(a.mtp_param_count(), 6_595_568_128);
     }
 }
