@@ -369,3 +369,43 @@ fn glm_entries_match_their_configs_and_serve_without_the_mtp_layer() {
         assert_eq!(hit, Some((id, quantised)), "{repo}");
     }
 }
+
+/// Nemotron 3 Nano's entry is what `hf_config` reads from its config keys (`nemotron_h` with `E`
+/// MoE blocks in `hybrid_override_pattern`); a pattern mixing dense `-` and MoE `E` blocks, or
+/// `E` blocks without experts, is refused naming the key.
+#[test]
+fn nemotron_3_entry_matches_its_config() {
+    let config = serde_json::json!({
+        "architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h",
+        "hidden_size": 2688, "num_hidden_layers": 52, "vocab_size": 131072,
+        "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128,
+        "intermediate_size": 1856, "max_position_embeddings": 1048576,
+        "tie_word_embeddings": false,
+        "hybrid_override_pattern": "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+        "mamba_num_heads": 64, "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8,
+        "conv_kernel": 4, "use_conv_bias": true, "use_bias": false,
+        "n_routed_experts": 128, "num_experts_per_tok": 6, "moe_intermediate_size": 1856,
+        "moe_shared_expert_intermediate_size": 3712, "n_shared_experts": 1
+    });
+    let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+    assert_eq!(
+        catalog::model("nemotron-3-nano-30b-a3b").map(|m| m.arch),
+        Some(arch)
+    );
+    let mut mixed = config.clone();
+    mixed["hybrid_override_pattern"] =
+        serde_json::json!("MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM-");
+    let mut no_experts = config.clone();
+    no_experts
+        .as_object_mut()
+        .expect("object")
+        .remove("n_routed_experts");
+    for bad in [mixed, no_experts] {
+        assert!(matches!(
+            vramfit_core::hf_config::parse_value(&bad),
+            Err(vramfit_core::hf_config::ConfigError::InvalidValue {
+                key: "hybrid_override_pattern"
+            })
+        ));
+    }
+}

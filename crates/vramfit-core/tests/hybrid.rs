@@ -116,6 +116,54 @@ fn nemotron_h_kv_and_state_match_the_config() {
     assert_eq!(component(&e, ComponentId::RecurrentState), 207_224_832);
 }
 
+/// Nemotron 3 Nano 30B-A3B at 32,768 tokens × 4 sequences, bf16. Pattern
+/// `MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME`: 23 Mamba-2, 23 MoE, 6 attention layers.
+/// Weights: per Mamba-2 layer `in_proj` (2 · 4,096 + 2 · 8 · 128 + 64) × 2,688 = 27,697,152, conv
+///     6,144 × 4 + bias 6,144, 3 × 64 head vectors, norm 4,096, `out_proj` 2,688 × 4,096 =
+///     11,010,048, layer norm 2,688: 38,744,896; per MoE layer router 128 × 2,688 + bias 128,
+///     128 ReLU² experts 2 × 1,856 × 2,688 each (1,277,165,568), shared expert 2 × 3,712 × 2,688,
+///     norm: 1,297,468,160; per attention layer q, o 4,096 × 2,688 each, k, v 256 × 2,688 each,
+///     norm: 23,399,040; embeddings and head 2 × 131,072 × 2,688; final norm. 31,577,940,288, what
+///     llama.cpp reports for the converted checkpoint.
+/// KV: 6 × 2 × 2 KV heads × 128 × 2 B = 6,144 B a token; × 32,768 × 4 = 805,306,368 B.
+/// State: (4,096 + 2 · 8 · 128) = 6,144 conv channels × 3 × 2 B = 36,864 B plus 64 heads × 64 ×
+///     128 × 2 B = 1,048,576 B: 1,085,440 B a layer; × 23 = 24,965,120 B a sequence; × 4 =
+///     99,860,480 B. llama.cpp: f32 rows of 3 × 6,144 + 64 × 64 × 128 = 542,720 elements, × 4 B ×
+///     23 × 4 sequences = 199,720,960 B. SGLang (SSM in fp32): 23 × (36,864 + 2,097,152) =
+///     49,082,368 B a request on one GPU.
+#[test]
+fn nemotron_3_nano_kv_state_and_weights_match_the_config() {
+    let a = &catalog::model("nemotron-3-nano-30b-a3b")
+        .expect("in catalog")
+        .arch;
+    assert_eq!(a.param_count(), 31_577_940_288);
+    assert_eq!(a.moe_layers_in(0, 52), 23);
+    assert!(!a.is_moe_layer(0) && a.is_moe_layer(1) && !a.is_moe_layer(5));
+    let e = serve("nemotron-3-nano-30b-a3b", 32_768, 4, "null");
+    assert_eq!(e.kv_bytes_per_token, 6_144);
+    assert_eq!(component(&e, ComponentId::KvCache), 805_306_368);
+    assert_eq!(e.state_bytes_per_sequence, 24_965_120);
+    assert_eq!(component(&e, ComponentId::RecurrentState), 99_860_480);
+    let l = serve("nemotron-3-nano-30b-a3b", 4_096, 4, r#"{"llama_cpp":{}}"#);
+    assert_eq!(component(&l, ComponentId::RecurrentState), 199_720_960);
+    let r = a.recurrent().expect("recurrent");
+    assert_eq!(state_per_layer(&r, 1, STATE_STORAGE) * 23, 49_082_368);
+    // Every engine estimates it, with at least the weights of the tensors (vLLM pads the 23
+    // layers' expert weights to its kernel's alignment; no engine loads fewer).
+    for engine in [
+        r#"{"vllm":{}}"#,
+        r#"{"sglang":{}}"#,
+        r#"{"transformers":{}}"#,
+    ] {
+        let x = serve("nemotron-3-nano-30b-a3b", 32_768, 4, engine);
+        assert!(
+            component(&x, ComponentId::Weights) >= component(&e, ComponentId::Weights),
+            "{engine}"
+        );
+        assert!(component(&x, ComponentId::RecurrentState) > 0, "{engine}");
+    }
+}
+
 /// Granite 4.0-H at 32,768 tokens × 4 sequences, bf16 (engine-neutral); attention in layers 5, 15,
 /// 25 and 35, Mamba-2 in the 36 others.
 /// H-Tiny: KV 4 × 2 × 4 KV heads × 128 × 2 B = 8,192 B a token; × 32,768 × 4 = 1,073,741,824 B.

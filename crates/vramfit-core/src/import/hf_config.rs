@@ -47,8 +47,14 @@
 //! those tensors through `skip_spec_layers`; only the MTP drafter of speculative decoding,
 //! `glm4_moe_mtp.py`, loads them).
 //!
+//! Nemotron 3 (`nemotron_h` with `E` / `moe` blocks in its pattern) adds the MoE keys
+//! `n_routed_experts`, `num_experts_per_tok`, `moe_intermediate_size` and
+//! `moe_shared_expert_intermediate_size`; its router has an `e_score_correction_bias`
+//! (`NemotronHTopkRouter`), its experts and shared expert are ReLU² MLPs of `up` and `down`.
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
-//! model (Nemotron-H's MoE `E`), is an `InvalidValue` naming the key.
+//! model (a Nemotron-H pattern mixing dense `-` and MoE `E` blocks), is an `InvalidValue` naming the
+//! key.
 //!
 //! Every count is checked against a ceiling far above any released model
 //! (`crate::limits::arch`): a larger value is refused with [`ConfigError::TooLarge`], so a pasted
@@ -389,10 +395,17 @@ fn read_hybrid(
             (mixer, sets)
         }
         Family::NemotronH => {
+            // `E` / `moe` (Nemotron 3): a MoE block. A model has either MoE blocks (the MoE keys
+            // present) or dense `-` MLP blocks: a mix of both is not modelled.
+            let moe = keys
+                .get("n_routed_experts")
+                .and_then(Value::as_u64)
+                .is_some_and(|e| e > 1);
             let block = |c: &str| match c {
                 "M" | "mamba" => Some((true, false, false)),
                 "*" | "attention" => Some((false, true, false)),
-                "-" | "mlp" => Some((false, false, true)),
+                "-" | "mlp" if !moe => Some((false, false, true)),
+                "E" | "moe" if moe => Some((false, false, true)),
                 _ => None,
             };
             let sets = match layer_list(keys, "layers_block_type", layers, block)? {
@@ -404,15 +417,16 @@ fn read_hybrid(
                         Some(_) => return Err(ConfigError::InvalidValue { key }),
                         None => return Err(ConfigError::MissingKey { key }),
                     };
+                    let mlp = if moe { b'E' } else { b'-' };
                     if pattern.len() != layers as usize
-                        || !pattern.bytes().all(|b| matches!(b, b'M' | b'*' | b'-'))
+                        || !pattern.bytes().all(|b| b == b'M' || b == b'*' || b == mlp)
                     {
                         return Err(ConfigError::InvalidValue { key });
                     }
                     (
                         LayerSet::from_pattern(pattern, b'M'),
                         LayerSet::from_pattern(pattern, b'*'),
-                        LayerSet::from_pattern(pattern, b'-'),
+                        LayerSet::from_pattern(pattern, mlp),
                     )
                 }
             };
@@ -527,6 +541,7 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
         _ => match keys.first_count(&[
             "shared_expert_intermediate_size",
             "shared_intermediate_size",
+            "moe_shared_expert_intermediate_size",
         ])? {
             Some(s) => s,
             None => {
@@ -554,7 +569,7 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
                 "decoder_sparse_step",
             ])?
             .unwrap_or(1),
-        router_bias: matches!(family, Family::GptOss | Family::Glm4Moe)
+        router_bias: matches!(family, Family::GptOss | Family::Glm4Moe | Family::NemotronH)
             || keys.get("topk_method").and_then(Value::as_str) == Some("noaux_tc"),
         expert_bias: family == Family::GptOss,
     }))
@@ -736,7 +751,8 @@ fn ceiling(key: &str) -> u32 {
         "intermediate_size"
         | "intermediate_size_mlp"
         | "moe_intermediate_size"
-        | "shared_expert_intermediate_size" => arch::INTERMEDIATE,
+        | "shared_expert_intermediate_size"
+        | "moe_shared_expert_intermediate_size" => arch::INTERMEDIATE,
         "num_attention_heads" | "num_key_value_heads" => arch::HEADS,
         "head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => arch::HEAD_DIM,
         "vocab_size" => arch::VOCAB,

@@ -88,8 +88,8 @@ pub enum Family {
     Qwen3Next,
     /// Falcon-H1 (`falcon_h1`): attention and Mamba-2 side by side in every layer, dense MLP.
     FalconH1,
-    /// Nemotron-H (`nemotron_h`): one block per layer (Mamba-2, attention or a ReLU² MLP) from
-    /// `hybrid_override_pattern`, one norm per layer.
+    /// Nemotron-H (`nemotron_h`): one block per layer (Mamba-2, attention, a ReLU² MLP, or for
+    /// Nemotron 3 a MoE of ReLU² experts) from `hybrid_override_pattern`, one norm per layer.
     NemotronH,
     /// Granite 4.0-H (`granitemoehybrid`): Mamba-2 or attention per layer (`layer_types`), each
     /// followed by MoE experts and a shared MLP.
@@ -451,10 +451,11 @@ impl ModelArch {
             .map_or(0, |h| h.recurrent_layers.count_in(lo, hi.min(self.layers)))
     }
 
-    /// Whether decoder layer `i` is a MoE layer.
+    /// Whether decoder layer `i` is a MoE layer (a hybrid's layers without an MLP block never
+    /// are: Nemotron 3's Mamba-2 and attention layers).
     pub fn is_moe_layer(&self, i: u32) -> bool {
         match self.moe {
-            Some(m) if i >= m.first_dense_layers => {
+            Some(m) if i >= m.first_dense_layers && self.has_mlp(i) => {
                 (i - m.first_dense_layers + 1).is_multiple_of(m.moe_every.max(1))
             }
             _ => false,
@@ -463,6 +464,11 @@ impl ModelArch {
 
     /// How many of the decoder layers `lo..hi` are MoE layers (counted, not enumerated).
     pub fn moe_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        if self.hybrid.is_some() {
+            // At most 1024 layers: enumerated, as the layout is a per-layer set.
+            let hi = hi.min(self.layers);
+            return (lo..hi).filter(|&i| self.is_moe_layer(i)).count() as u64;
+        }
         match self.moe {
             Some(m) => {
                 let (f, e) = (
@@ -486,6 +492,9 @@ impl ModelArch {
     /// The first MoE layer at or after `lo` (below `layers`), if any.
     pub fn first_moe_layer_from(&self, lo: u32) -> Option<u32> {
         let m = self.moe?;
+        if self.hybrid.is_some() {
+            return (lo..self.layers).find(|&i| self.is_moe_layer(i));
+        }
         let (f, e) = (
             u64::from(m.first_dense_layers),
             u64::from(m.moe_every.max(1)),
@@ -496,6 +505,9 @@ impl ModelArch {
 
     /// The first dense (not MoE) layer at or after `lo` (below `layers`), if any.
     pub fn first_dense_layer_from(&self, lo: u32) -> Option<u32> {
+        if self.hybrid.is_some() {
+            return (lo..self.layers).find(|&i| !self.is_moe_layer(i));
+        }
         let i = match self.moe {
             Some(m) if lo >= m.first_dense_layers && m.moe_every <= 1 => return None,
             // With MoE every e ≥ 2 layers, a MoE layer is followed by a dense one.

@@ -550,7 +550,10 @@ impl ModelArch {
                 if m.router_bias {
                     add(K::Bias, Replicated, e, 1, 1);
                 }
-                add(K::FfnGateExps, ByGpu, ie, h, e);
+                // Nemotron 3's experts are ReLU² MLPs without a gate (`NemotronHMLP`).
+                if fam.gated_mlp() {
+                    add(K::FfnGateExps, ByGpu, ie, h, e);
+                }
                 add(K::FfnUpExps, ByGpu, ie, h, e);
                 add(K::FfnDownExps, ByGpu, h, ie, e);
                 if m.expert_bias {
@@ -563,7 +566,9 @@ impl ModelArch {
                     add(K::Bias, split, 2 * ie + h, 1, e);
                 }
                 let is = u64::from(m.shared_intermediate);
-                add(K::FfnGateShexp, ByGpu, is, h, 1);
+                if fam.gated_mlp() {
+                    add(K::FfnGateShexp, ByGpu, is, h, 1);
+                }
                 add(K::FfnUpShexp, ByGpu, is, h, 1);
                 add(K::FfnDownShexp, ByGpu, h, is, 1);
                 if fam.shared_expert_gate() && is > 0 {
