@@ -409,3 +409,26 @@ fn nemotron_3_entry_matches_its_config() {
         ));
     }
 }
+
+/// Granite 4.0 Micro: a `granitemoehybrid` config whose layers are all attention and which has no
+/// experts reads as a dense model (no recurrent layer, no state) and counts its checkpoint exactly:
+/// embeddings 100,352 × 2560 (tied) + 40 × (q, o 2560² each, k, v 512 × 2560 each, MLP 3 × 8192 ×
+/// 2560, two norms) + the final norm = 3,402,836,480.
+#[test]
+fn granite_4_micro_is_dense_and_exact() {
+    let config = serde_json::json!({
+        "architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid",
+        "hidden_size": 2560, "num_hidden_layers": 40, "num_attention_heads": 40,
+        "num_key_value_heads": 8, "intermediate_size": 8192, "shared_intermediate_size": 8192,
+        "num_local_experts": 0, "vocab_size": 100352, "tie_word_embeddings": true,
+        "max_position_embeddings": 131072, "layer_types": vec!["attention"; 40],
+        "mamba_n_heads": 128, "mamba_d_head": 64, "mamba_d_state": 128, "mamba_n_groups": 1,
+        "mamba_d_conv": 4, "mamba_expand": 2
+    });
+    let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+    let m = catalog::model("granite-4.0-micro").expect("in catalog");
+    assert_eq!(m.arch, arch);
+    assert!(arch.hybrid.is_none());
+    assert_eq!(arch.param_count(), 3_402_836_480);
+    assert_eq!(m.published_params, 3_402_836_480);
+}

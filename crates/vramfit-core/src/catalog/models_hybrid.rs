@@ -337,7 +337,35 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
                  technical report: 31.6B total, 3.2B active; card: 30B total, 3.5B active",
         arch: NEMOTRON_3_NANO,
     },
-    // ----- Granite 4.0-H -----
+    // ----- Granite 4.0 -----
+    // Granite 4.0 Micro: `granitemoehybrid` with every layer attention (`layer_types`) and no
+    // experts, so no recurrent layer: a dense transformer of 40 layers of width 2560, 40 query heads
+    // of 64 and 8 KV heads, a gated (shared) MLP of 8192, tied embeddings of 100,352 tokens, 131,072
+    // positions. The shapes are those IBM's Granite 4.1 report tables for the 3B dense model, whose
+    // checkpoint (`ibm-granite/granite-4.1-3b`) has the same safetensors total.
+    CatalogModel {
+        id: "granite-4.0-micro",
+        name: "Granite 4.0 Micro",
+        hf_repo: "ibm-granite/granite-4.0-micro",
+        hf_aliases: &[],
+        published_params: 3_402_836_480,
+        published_counts_mtp: false,
+        source: "HF safetensors total 3,402,836,480 (as public model inventories record the Hub \
+                 API's value; architecture GraniteMoeHybridForCausalLM); card: 3B dense, \
+                 traditional transformer",
+        arch: ModelArch::dense(
+            Family::GraniteMoeHybrid,
+            40,
+            2560,
+            40,
+            8,
+            64,
+            8192,
+            100352,
+            true,
+            131072,
+        ),
+    },
     CatalogModel {
         id: "granite-4.0-h-tiny",
         name: "Granite 4.0 H-Tiny",
