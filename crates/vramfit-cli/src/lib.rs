@@ -44,8 +44,9 @@ pub fn run_value(text: &str) -> Result<Value, Value> {
         .map_err(|e| json!({"error": {"kind": "internal", "message": e.to_string()}}))
 }
 
-/// One catalog as a JSON array: models (id, name, Hugging Face repo ids, family, computed and
-/// published parameters, source), GPUs (every field of the entry: memory as marketed and as the
+/// One catalog as a JSON array: models (id, name, Hugging Face repo ids, family, computed
+/// parameters of the served model and of the checkpoint with its multi-token-prediction layers,
+/// published parameters and whether they count those layers, source), GPUs (every field of the entry: memory as marketed and as the
 /// driver reports it, interconnect, bandwidth, whether the memory is unified, source; the discrete
 /// cards by reported memory, then the unified-memory machines) or diffusion pipelines (id, name,
 /// repo ids, parts with their parameters and default format, total parameters, source). `None`
@@ -60,7 +61,9 @@ pub fn catalog_value(kind: &str) -> Option<Value> {
                     "repo_ids": m.repo_ids().collect::<Vec<_>>(),
                     "family": m.arch.family.model_type(),
                     "params": m.arch.param_count(),
+                    "checkpoint_params": m.arch.checkpoint_param_count(),
                     "published_params": m.published_params,
+                    "published_counts_mtp": m.published_counts_mtp,
                     "max_position": m.arch.max_position,
                     "source": m.source,
                 })

@@ -43,7 +43,17 @@ fn models_list_ids_repo_ids_parameters_and_sources() {
         assert!(!repos.is_empty());
         assert!(m["params"].as_u64().is_some_and(|p| p > 0));
         assert!(m["published_params"].as_u64().is_some_and(|p| p > 0));
+        assert!(m["checkpoint_params"].as_u64() >= m["params"].as_u64());
+        assert!(m["published_counts_mtp"].is_boolean());
     }
+    // GLM-4.5-Air: the checkpoint adds its MTP layer to the served model.
+    let air = models
+        .iter()
+        .find(|m| m["id"] == "glm-4.5-air")
+        .expect("glm-4.5-air");
+    assert_eq!(air["params"], 106_852_251_264_u64);
+    assert_eq!(air["checkpoint_params"], 110_468_824_832_u64);
+    assert_eq!(air["published_counts_mtp"], true);
     let llama = models
         .iter()
         .find(|m| m["id"] == "llama-3.1-8b-instruct")

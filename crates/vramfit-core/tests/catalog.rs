@@ -19,7 +19,7 @@ fn every_model_count_matches_its_card() {
     assert!(n >= 100, "only {n} models");
     let mut bad = Vec::new();
     for m in catalog::models() {
-        let computed = m.arch.param_count() as f64;
+        let computed = m.compared_params() as f64;
         let published = m.published_params as f64;
         let dev = (computed - published).abs() / published;
         if dev > 0.005 {
@@ -300,4 +300,135 @@ fn smollm3_and_olmo2_entries_match_their_configs() {
             assert_eq!(catalog::model(id).map(|m| m.arch), Some(arch), "{id}");
         }
     }
+}
+
+/// The GLM-4.5 entries are what `hf_config` reads from their configs (GLM-4.5-Air's verbatim,
+/// GLM-4.5's keys), MTP layer included; the served weights leave the MTP layer out (bf16: two
+/// bytes per served parameter), and the KV cache is 46 layers × 2 × 8 KV heads × 128 × 2 B =
+/// 188,416 B a token for the Air, 92 × 4,096 = 376,832 B for GLM-4.5. Pre-quantised uploads
+/// resolve to the entries.
+#[test]
+fn glm_entries_match_their_configs_and_serve_without_the_mtp_layer() {
+    let air = serde_json::json!({
+        "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "first_k_dense_replace": 1,
+        "head_dim": 128, "hidden_size": 4096, "intermediate_size": 10944,
+        "max_position_embeddings": 131072, "model_type": "glm4_moe", "moe_intermediate_size": 1408,
+        "n_group": 1, "n_routed_experts": 128, "n_shared_experts": 1, "num_attention_heads": 96,
+        "num_experts_per_tok": 8, "num_hidden_layers": 46, "num_key_value_heads": 8,
+        "num_nextn_predict_layers": 1, "partial_rotary_factor": 0.5, "tie_word_embeddings": false,
+        "topk_group": 1, "use_qk_norm": false, "vocab_size": 151552
+    });
+    let mut full = air.clone();
+    for (k, v) in [
+        ("first_k_dense_replace", 3),
+        ("hidden_size", 5120),
+        ("intermediate_size", 12288),
+        ("moe_intermediate_size", 1536),
+        ("n_routed_experts", 160),
+        ("num_hidden_layers", 92),
+    ] {
+        full[k] = serde_json::json!(v);
+    }
+    full["use_qk_norm"] = serde_json::json!(true);
+    let mut six = full.clone();
+    six["max_position_embeddings"] = serde_json::json!(202752);
+    for (config, ids, kv) in [
+        (air, &["glm-4.5-air", "glm-4.5-air-base"][..], 188_416),
+        (full, &["glm-4.5", "glm-4.5-base"][..], 376_832),
+        (six, &["glm-4.6"][..], 376_832),
+    ] {
+        let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+        assert_eq!(arch.mtp_layers, 1);
+        for id in ids {
+            assert_eq!(catalog::model(id).map(|m| m.arch), Some(arch), "{id}");
+        }
+        let json = format!(
+            r#"{{"model":{{"catalog":"{}"}},"weights":"bf16",
+            "workload":{{"inference":{{"context_tokens":4096,"sequences":1}}}},
+            "hardware":{{"gpu_memory_gib":1024,"count":1}}}}"#,
+            ids[0]
+        );
+        let scenario: vramfit_core::Scenario = serde_json::from_str(&json).expect("scenario");
+        let e = vramfit_core::estimate(&scenario).expect("estimates");
+        assert_eq!(e.kv_bytes_per_token, kv, "{}", ids[0]);
+        let weights = e
+            .components
+            .iter()
+            .find(|c| c.id == vramfit_core::ComponentId::Weights)
+            .map_or(0, |c| c.bytes);
+        assert!(weights >= 2 * arch.param_count(), "{}", ids[0]);
+        assert!(weights < 2 * arch.checkpoint_param_count(), "{}", ids[0]);
+    }
+    for (repo, id, quantised) in [
+        ("zai-org/GLM-4.5-Air-FP8", "glm-4.5-air", true),
+        ("zai-org/glm-4.6", "glm-4.6", false),
+        ("Qwen/Qwen3.5-35B-A3B-FP8", "qwen3.5-35b-a3b", true),
+        ("unsloth/Qwen3.5-27B-GGUF:Q4_K_M", "qwen3.5-27b", true),
+    ] {
+        let hit = catalog::lookup(repo).map(|h| (h.model.id, h.format.is_some()));
+        assert_eq!(hit, Some((id, quantised)), "{repo}");
+    }
+}
+
+/// Nemotron 3 Nano's entry is what `hf_config` reads from its config keys (`nemotron_h` with `E`
+/// MoE blocks in `hybrid_override_pattern`); a pattern mixing dense `-` and MoE `E` blocks, or
+/// `E` blocks without experts, is refused naming the key.
+#[test]
+fn nemotron_3_entry_matches_its_config() {
+    let config = serde_json::json!({
+        "architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h",
+        "hidden_size": 2688, "num_hidden_layers": 52, "vocab_size": 131072,
+        "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128,
+        "intermediate_size": 1856, "max_position_embeddings": 1048576,
+        "tie_word_embeddings": false,
+        "hybrid_override_pattern": "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+        "mamba_num_heads": 64, "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8,
+        "conv_kernel": 4, "use_conv_bias": true, "use_bias": false,
+        "n_routed_experts": 128, "num_experts_per_tok": 6, "moe_intermediate_size": 1856,
+        "moe_shared_expert_intermediate_size": 3712, "n_shared_experts": 1
+    });
+    let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+    assert_eq!(
+        catalog::model("nemotron-3-nano-30b-a3b").map(|m| m.arch),
+        Some(arch)
+    );
+    let mut mixed = config.clone();
+    mixed["hybrid_override_pattern"] =
+        serde_json::json!("MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM-");
+    let mut no_experts = config.clone();
+    no_experts
+        .as_object_mut()
+        .expect("object")
+        .remove("n_routed_experts");
+    for bad in [mixed, no_experts] {
+        assert!(matches!(
+            vramfit_core::hf_config::parse_value(&bad),
+            Err(vramfit_core::hf_config::ConfigError::InvalidValue {
+                key: "hybrid_override_pattern"
+            })
+        ));
+    }
+}
+
+/// Granite 4.0 Micro: a `granitemoehybrid` config whose layers are all attention and which has no
+/// experts reads as a dense model (no recurrent layer, no state) and counts its checkpoint exactly:
+/// embeddings 100,352 × 2560 (tied) + 40 × (q, o 2560² each, k, v 512 × 2560 each, MLP 3 × 8192 ×
+/// 2560, two norms) + the final norm = 3,402,836,480.
+#[test]
+fn granite_4_micro_is_dense_and_exact() {
+    let config = serde_json::json!({
+        "architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid",
+        "hidden_size": 2560, "num_hidden_layers": 40, "num_attention_heads": 40,
+        "num_key_value_heads": 8, "intermediate_size": 8192, "shared_intermediate_size": 8192,
+        "num_local_experts": 0, "vocab_size": 100352, "tie_word_embeddings": true,
+        "max_position_embeddings": 131072, "layer_types": vec!["attention"; 40],
+        "mamba_n_heads": 128, "mamba_d_head": 64, "mamba_d_state": 128, "mamba_n_groups": 1,
+        "mamba_d_conv": 4, "mamba_expand": 2
+    });
+    let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+    let m = catalog::model("granite-4.0-micro").expect("in catalog");
+    assert_eq!(m.arch, arch);
+    assert!(arch.hybrid.is_none());
+    assert_eq!(arch.param_count(), 3_402_836_480);
+    assert_eq!(m.published_params, 3_402_836_480);
 }

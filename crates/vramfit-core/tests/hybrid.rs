@@ -45,6 +45,47 @@ fn qwen3_next_kv_and_state_match_the_config() {
     assert_eq!(component(&e, ComponentId::RecurrentState), 158_072_832);
 }
 
+/// Qwen3.5-35B-A3B (and Qwen3.6-35B-A3B, the same config) at 32,768 tokens × 4 sequences, bf16.
+/// `layer_types`: full attention in layers 3, 7, …, 39 (10 of 40), gated DeltaNet in the 30
+/// others; `mamba_ssm_dtype` `float32`.
+/// KV (every engine): 10 × 2 (K, V) × 2 KV heads × 256 × 2 B = 20,480 B a token; × 32,768 × 4 =
+///     2,684,354,560 B.
+/// State, engine-neutral and vLLM's dtype (conv in bf16, SSM in fp32): (2 · 16 · 128 + 32 · 128)
+///     = 8,192 conv channels × 3 × 2 B = 49,152 B plus 32 × 128 × 128 × 4 B = 2,097,152 B:
+///     2,146,304 B a layer, × 30 = 64,389,120 B a sequence, × 4 = 257,556,480 B.
+/// llama.cpp (f32 rows of 3 × 8,192 + 32 × 128 × 128 = 548,864 elements): 2,195,456 B a layer,
+///     × 30 × 4 sequences = 263,454,720 B.
+/// Transformers (the whole 4-wide window in bf16, the state in fp32): (8,192 × 4 × 2 + 2,097,152)
+///     × 30 = 64,880,640 B for one sequence.
+/// SGLang on 2 GPUs (conv bf16, SSM fp32): 30 × (4,096 × 3 × 2 B + 16 × 128 × 128 × 4 B) =
+///     30 × 1,073,152 = 32,194,560 B a request.
+#[test]
+fn qwen3_5_kv_and_state_match_the_config() {
+    for id in ["qwen3.5-35b-a3b", "qwen3.6-35b-a3b"] {
+        let e = serve(id, 32_768, 4, "null");
+        assert_eq!(e.kv_bytes_per_token, 20_480, "{id}");
+        assert_eq!(component(&e, ComponentId::KvCache), 2_684_354_560);
+        assert_eq!(e.state_bytes_per_sequence, 64_389_120);
+        assert_eq!(component(&e, ComponentId::RecurrentState), 257_556_480);
+    }
+    let l = serve("qwen3.5-35b-a3b", 4_096, 4, r#"{"llama_cpp":{}}"#);
+    assert_eq!(component(&l, ComponentId::RecurrentState), 263_454_720);
+    let t = serve("qwen3.5-35b-a3b", 4_096, 1, r#"{"transformers":{}}"#);
+    assert_eq!(component(&t, ComponentId::RecurrentState), 64_880_640);
+    let a = &catalog::model("qwen3.5-35b-a3b").expect("in catalog").arch;
+    let r = a.recurrent().expect("recurrent");
+    assert_eq!(state_per_layer(&r, 2, STATE_STORAGE) * 30, 32_194_560);
+    // vLLM keeps the same state per running sequence, in its unified pages.
+    let v = serve("qwen3.5-35b-a3b", 32_768, 4, r#"{"vllm":{}}"#);
+    assert!(v.recurrent_state_bytes.is_some_and(|b| b >= 4 * 64_389_120));
+    // The dense 27B: 16 attention layers × 2 × 4 × 256 × 2 B = 65,536 B a token; 48 DeltaNet
+    // layers × ((2 · 16 · 128 + 48 · 128) = 10,240 channels × 3 × 2 B + 48 × 128 × 128 × 4 B) =
+    // 48 × 3,207,168 = 153,944,064 B a sequence.
+    let d = serve("qwen3.5-27b", 32_768, 1, "null");
+    assert_eq!(d.kv_bytes_per_token, 65_536);
+    assert_eq!(d.state_bytes_per_sequence, 153_944_064);
+}
+
 /// Falcon-H1-7B at 32,768 tokens × 4 sequences, bf16 (engine-neutral).
 /// KV: all 44 layers attend, 2 × 2 KV heads × 128 × 2 B = 1,024 B a layer, 45,056 B a token;
 ///     × 32,768 × 4 = 5,905,580,032 B.
@@ -73,6 +114,54 @@ fn nemotron_h_kv_and_state_match_the_config() {
     assert_eq!(component(&e, ComponentId::KvCache), 2_147_483_648);
     assert_eq!(e.state_bytes_per_sequence, 51_806_208);
     assert_eq!(component(&e, ComponentId::RecurrentState), 207_224_832);
+}
+
+/// Nemotron 3 Nano 30B-A3B at 32,768 tokens × 4 sequences, bf16. Pattern
+/// `MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME`: 23 Mamba-2, 23 MoE, 6 attention layers.
+/// Weights: per Mamba-2 layer `in_proj` (2 · 4,096 + 2 · 8 · 128 + 64) × 2,688 = 27,697,152, conv
+///     6,144 × 4 + bias 6,144, 3 × 64 head vectors, norm 4,096, `out_proj` 2,688 × 4,096 =
+///     11,010,048, layer norm 2,688: 38,744,896; per MoE layer router 128 × 2,688 + bias 128,
+///     128 ReLU² experts 2 × 1,856 × 2,688 each (1,277,165,568), shared expert 2 × 3,712 × 2,688,
+///     norm: 1,297,468,160; per attention layer q, o 4,096 × 2,688 each, k, v 256 × 2,688 each,
+///     norm: 23,399,040; embeddings and head 2 × 131,072 × 2,688; final norm. 31,577,940,288, what
+///     llama.cpp reports for the converted checkpoint.
+/// KV: 6 × 2 × 2 KV heads × 128 × 2 B = 6,144 B a token; × 32,768 × 4 = 805,306,368 B.
+/// State: (4,096 + 2 · 8 · 128) = 6,144 conv channels × 3 × 2 B = 36,864 B plus 64 heads × 64 ×
+///     128 × 2 B = 1,048,576 B: 1,085,440 B a layer; × 23 = 24,965,120 B a sequence; × 4 =
+///     99,860,480 B. llama.cpp: f32 rows of 3 × 6,144 + 64 × 64 × 128 = 542,720 elements, × 4 B ×
+///     23 × 4 sequences = 199,720,960 B. SGLang (SSM in fp32): 23 × (36,864 + 2,097,152) =
+///     49,082,368 B a request on one GPU.
+#[test]
+fn nemotron_3_nano_kv_state_and_weights_match_the_config() {
+    let a = &catalog::model("nemotron-3-nano-30b-a3b")
+        .expect("in catalog")
+        .arch;
+    assert_eq!(a.param_count(), 31_577_940_288);
+    assert_eq!(a.moe_layers_in(0, 52), 23);
+    assert!(!a.is_moe_layer(0) && a.is_moe_layer(1) && !a.is_moe_layer(5));
+    let e = serve("nemotron-3-nano-30b-a3b", 32_768, 4, "null");
+    assert_eq!(e.kv_bytes_per_token, 6_144);
+    assert_eq!(component(&e, ComponentId::KvCache), 805_306_368);
+    assert_eq!(e.state_bytes_per_sequence, 24_965_120);
+    assert_eq!(component(&e, ComponentId::RecurrentState), 99_860_480);
+    let l = serve("nemotron-3-nano-30b-a3b", 4_096, 4, r#"{"llama_cpp":{}}"#);
+    assert_eq!(component(&l, ComponentId::RecurrentState), 199_720_960);
+    let r = a.recurrent().expect("recurrent");
+    assert_eq!(state_per_layer(&r, 1, STATE_STORAGE) * 23, 49_082_368);
+    // Every engine estimates it, with at least the weights of the tensors (vLLM pads the 23
+    // layers' expert weights to its kernel's alignment; no engine loads fewer).
+    for engine in [
+        r#"{"vllm":{}}"#,
+        r#"{"sglang":{}}"#,
+        r#"{"transformers":{}}"#,
+    ] {
+        let x = serve("nemotron-3-nano-30b-a3b", 32_768, 4, engine);
+        assert!(
+            component(&x, ComponentId::Weights) >= component(&e, ComponentId::Weights),
+            "{engine}"
+        );
+        assert!(component(&x, ComponentId::RecurrentState) > 0, "{engine}");
+    }
 }
 
 /// Granite 4.0-H at 32,768 tokens × 4 sequences, bf16 (engine-neutral); attention in layers 5, 15,

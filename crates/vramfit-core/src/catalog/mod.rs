@@ -16,6 +16,7 @@ mod models_extra;
 mod models_hybrid;
 mod models_moe;
 mod models_moe_extra;
+mod models_recent;
 
 pub use gpus::GPUS;
 pub use gpus_hpu::HPUS;
@@ -26,6 +27,7 @@ pub(crate) use models_extra::MORE_DENSE_MODELS;
 pub(crate) use models_hybrid::HYBRID_MODELS;
 pub(crate) use models_moe::MOE_AND_VLM_MODELS;
 pub(crate) use models_moe_extra::MORE_MOE_MODELS;
+pub(crate) use models_recent::RECENT_MODELS;
 
 use crate::model::ModelArch;
 use serde::Serialize;
@@ -44,6 +46,12 @@ pub struct CatalogModel {
     pub hf_aliases: &'static [&'static str],
     /// Parameter count the model card / safetensors index publishes (checked against the computed count).
     pub published_params: u64,
+    /// Whether `published_params` counts the checkpoint's multi-token-prediction layers
+    /// ([`ModelArch::mtp_layers`]): the Hugging Face safetensors total does, a model card's
+    /// figure usually does not. The catalog test compares the published figure with
+    /// [`ModelArch::checkpoint_param_count`] when true, with [`ModelArch::param_count`] (the
+    /// served model) when false.
+    pub published_counts_mtp: bool,
     /// Where `published_params` comes from.
     pub source: &'static str,
     /// The architecture.
@@ -51,6 +59,17 @@ pub struct CatalogModel {
 }
 
 impl CatalogModel {
+    /// The computed count that `published_params` is compared with: the checkpoint's
+    /// ([`ModelArch::checkpoint_param_count`]) or the served model's ([`ModelArch::param_count`]),
+    /// as [`CatalogModel::published_counts_mtp`] says.
+    pub fn compared_params(&self) -> u64 {
+        if self.published_counts_mtp {
+            self.arch.checkpoint_param_count()
+        } else {
+            self.arch.param_count()
+        }
+    }
+
     /// Every Hugging Face repo id of this checkpoint: [`CatalogModel::hf_repo`] first, then the
     /// aliases.
     pub fn repo_ids(&self) -> impl Iterator<Item = &'static str> {
@@ -169,7 +188,8 @@ impl Gpu {
 
 /// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
 /// then the later additions of each (base checkpoints, distills, newer releases), then the hybrid
-/// (Mamba-2 / linear-attention) models.
+/// (Mamba-2 / linear-attention) models, then the checkpoints whose published totals count their
+/// multi-token-prediction layers (GLM-4.5, Qwen3.5).
 pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
     DENSE_MODELS
         .iter()
@@ -177,6 +197,7 @@ pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
         .chain(MORE_DENSE_MODELS.iter())
         .chain(MORE_MOE_MODELS.iter())
         .chain(HYBRID_MODELS.iter())
+        .chain(RECENT_MODELS.iter())
 }
 
 /// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last

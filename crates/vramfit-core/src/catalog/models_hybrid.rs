@@ -1,5 +1,7 @@
 //! The model catalog, fifth part: hybrid models, whose recurrent layers (Mamba-2, gated DeltaNet)
-//! keep a fixed-size state per sequence instead of a KV cache (`crate::model::hybrid`).
+//! keep a fixed-size state per sequence instead of a KV cache (`crate::model::hybrid`): Qwen3-Next,
+//! Falcon-H1, Nemotron-H and Nemotron 3 (Mamba-2 beside MoE blocks), Granite 4.0-H. Qwen3.5 is in
+//! `models_recent.rs`.
 //!
 //! The rules are those of `models_moe.rs`: every architecture value is copied from the model's
 //! Hugging Face `config.json` (the keys `import::hf_config` reads for the family, named in each
@@ -145,6 +147,58 @@ const NEMOTRON_H_8B: ModelArch = with_hybrid(
     },
 );
 
+/// Nemotron 3 Nano's `hybrid_override_pattern`: 23 Mamba-2 (`M`), 23 MoE (`E`), 6 attention (`*`).
+const NEMOTRON_3_NANO_PATTERN: &str = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+
+/// Nemotron 3 Nano 30B-A3B (`nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16` `config.json`, as
+/// Megatron-Bridge's `Nemotron3NanoProvider` restates it): 52 single-block layers of width 2688
+/// from the pattern above; Mamba-2 with 64 heads of 64, `ssm_state_size` 128, 8 groups (the
+/// `NemotronHConfig` default), a 4-wide convolution with bias, no projection bias; attention with
+/// 32 query heads of 128 and 2 KV heads; MoE blocks of 128 ReLU² experts of 1856 (6 routed), one
+/// shared expert of 3712 and a router with its correction bias. Vocabulary 131,072, untied head,
+/// 1,048,576 positions (the converted checkpoint's `n_ctx_train`).
+const NEMOTRON_3_NANO: ModelArch = with_hybrid(
+    ModelArch::dense(
+        Family::NemotronH,
+        52,
+        2688,
+        32,
+        2,
+        128,
+        1856,
+        131072,
+        false,
+        1048576,
+    ),
+    Some(Moe {
+        experts: 128,
+        active: 6,
+        expert_intermediate: 1856,
+        shared_intermediate: 3712,
+        first_dense_layers: 0,
+        moe_every: 1,
+        router_bias: true,
+        expert_bias: false,
+    }),
+    Hybrid {
+        mixer: Recurrent {
+            kind: RecurrentKind::Mamba2,
+            heads: 64,
+            head_dim: 64,
+            state: 128,
+            groups: 8,
+            conv_kernel: 4,
+            conv_bias: true,
+            proj_bias: false,
+            norm: true,
+            ssm_f32: false,
+        },
+        recurrent_layers: LayerSet::from_pattern(NEMOTRON_3_NANO_PATTERN, b'M'),
+        attention_layers: LayerSet::from_pattern(NEMOTRON_3_NANO_PATTERN, b'*'),
+        mlp_layers: LayerSet::from_pattern(NEMOTRON_3_NANO_PATTERN, b'E'),
+    },
+);
+
 /// Granite 4.0-H's layer layout (`layer_types`): attention at layers 5, 15, 25 and 35 of 40, Mamba-2
 /// elsewhere.
 const GRANITE_4_H_ATTENTION: LayerSet = LayerSet::EMPTY.with(5).with(15).with(25).with(35);
@@ -229,6 +283,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-Next-80B-A3B-Instruct",
         hf_aliases: &[],
         published_params: 80_000_000_000,
+        published_counts_mtp: false,
         source: "model card: 80B in total, 3B activated (exact figure not seen); the HF \
                  safetensors total, 81.3B, adds the multi-token-prediction layer (1.65B by the \
                  same shapes) that inference does not load",
@@ -240,6 +295,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-Next-80B-A3B-Thinking",
         hf_aliases: &[],
         published_params: 80_000_000_000,
+        published_counts_mtp: false,
         source: "model card: 80B in total, 3B activated (exact figure not seen); same config as \
                  the Instruct checkpoint",
         arch: QWEN3_NEXT_80B,
@@ -251,6 +307,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "tiiuae/Falcon-H1-7B-Instruct",
         hf_aliases: &[],
         published_params: 7_590_000_000,
+        published_counts_mtp: false,
         source: "HF model listing: 7.59B params (rounded, as quoted in a public model catalog; \
                  exact figure not seen); card: 7B",
         arch: FALCON_H1_7B,
@@ -262,17 +319,60 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "nvidia/Nemotron-H-8B-Base-8K",
         hf_aliases: &[],
         published_params: 8_100_000_000,
+        published_counts_mtp: false,
         source: "HF model page: 8.1B params (rounded; not re-read in this change's sources); \
                  card: 8B, 24 Mamba-2, 24 MLP and 4 attention layers",
         arch: NEMOTRON_H_8B,
     },
-    // ----- Granite 4.0-H -----
+    CatalogModel {
+        id: "nemotron-3-nano-30b-a3b",
+        name: "NVIDIA Nemotron 3 Nano 30B-A3B",
+        hf_repo: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+        hf_aliases: &[],
+        published_params: 31_577_940_288,
+        published_counts_mtp: false,
+        source: "llama.cpp's parameter count of the converted checkpoint: 31,577,940,288 \
+                 (`model_n_params` of unsloth/Nemotron-3-Nano-30B-A3B-GGUF in llama-bench, and \
+                 `n_params` in llama-server's /v1/models, as public logs record it); NVIDIA's \
+                 technical report: 31.6B total, 3.2B active; card: 30B total, 3.5B active",
+        arch: NEMOTRON_3_NANO,
+    },
+    // ----- Granite 4.0 -----
+    // Granite 4.0 Micro: `granitemoehybrid` with every layer attention (`layer_types`) and no
+    // experts, so no recurrent layer: a dense transformer of 40 layers of width 2560, 40 query heads
+    // of 64 and 8 KV heads, a gated (shared) MLP of 8192, tied embeddings of 100,352 tokens, 131,072
+    // positions. The shapes are those IBM's Granite 4.1 report tables for the 3B dense model, whose
+    // checkpoint (`ibm-granite/granite-4.1-3b`) has the same safetensors total.
+    CatalogModel {
+        id: "granite-4.0-micro",
+        name: "Granite 4.0 Micro",
+        hf_repo: "ibm-granite/granite-4.0-micro",
+        hf_aliases: &[],
+        published_params: 3_402_836_480,
+        published_counts_mtp: false,
+        source: "HF safetensors total 3,402,836,480 (as public model inventories record the Hub \
+                 API's value; architecture GraniteMoeHybridForCausalLM); card: 3B dense, \
+                 traditional transformer",
+        arch: ModelArch::dense(
+            Family::GraniteMoeHybrid,
+            40,
+            2560,
+            40,
+            8,
+            64,
+            8192,
+            100352,
+            true,
+            131072,
+        ),
+    },
     CatalogModel {
         id: "granite-4.0-h-tiny",
         name: "Granite 4.0 H-Tiny",
         hf_repo: "ibm-granite/granite-4.0-h-tiny",
         hf_aliases: &[],
         published_params: 6_940_000_000,
+        published_counts_mtp: false,
         source: "HF model page: 6.94B params (rounded; not re-read in this change's sources); \
                  card: 7B total, 1B active",
         arch: GRANITE_4_H_TINY,
@@ -283,6 +383,7 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_repo: "ibm-granite/granite-4.0-h-small",
         hf_aliases: &[],
         published_params: 32_200_000_000,
+        published_counts_mtp: false,
         source: "32.2B params (rounded; en.immers.cloud/ai/ibm-granite/granite-4.0-h-small, \
                  quoting the HF listing); card: 32B total, 9B active",
         arch: GRANITE_4_H_SMALL,

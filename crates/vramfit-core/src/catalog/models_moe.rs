@@ -234,6 +234,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "meta-llama/Llama-3.2-11B-Vision-Instruct",
         hf_aliases: &[],
         published_params: 10_670_220_835,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 10,670,220,835 (10.7B)",
         arch: LLAMA32_VISION_11B,
     },
@@ -255,6 +256,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "llava-hf/llava-v1.6-mistral-7b-hf",
         hf_aliases: &[],
         published_params: 7_570_000_000,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: FP16 7.57B (exact figure not seen; the full checkpoint counts 7,566,747,648); 7,554,149,376 as vLLM loads it (-0.21 %)",
         arch: with_vision(
             ModelArch::dense(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32064, false, 32768),
@@ -282,6 +284,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen2.5-VL-7B-Instruct",
         hf_aliases: &[],
         published_params: 8_292_166_656,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 8,292,166,656 (8.29B)",
         arch: with_vision(
             ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 128000),
@@ -304,6 +307,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen2.5-VL-72B-Instruct",
         hf_aliases: &[],
         published_params: 73_400_000_000,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 73.4B (exact figure not seen; computed 73,406,351,360)",
         arch: with_vision(
             ModelArch::dense(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 128000),
@@ -332,6 +336,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-3-4b-it",
         hf_aliases: &[],
         published_params: 4_300_079_472,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 4,300,079,472 (4.3B)",
         arch: GEMMA3_4B,
     },
@@ -341,6 +346,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-3-12b-it",
         hf_aliases: &[],
         published_params: 12_187_325_040,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 12,187,325,040 (12.2B)",
         arch: GEMMA3_12B,
     },
@@ -350,6 +356,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "google/gemma-3-27b-it",
         hf_aliases: &[],
         published_params: 27_432_406_640,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 27,432,406,640 (27.4B)",
         arch: GEMMA3_27B,
     },
@@ -360,6 +367,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "mistralai/Mixtral-8x7B-Instruct-v0.1",
         hf_aliases: &[],
         published_params: 46_702_792_704,
+        published_counts_mtp: false,
         source: "HF safetensors index total_size 93,405,585,408 B (BF16) = 46,702,792,704 (46.7B)",
         arch: with_moe(
             ModelArch::dense(Family::Mixtral, 32, 4096, 32, 8, 128, 14336, 32000, false, 32768),
@@ -381,6 +389,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "mistralai/Mixtral-8x22B-Instruct-v0.1",
         hf_aliases: &[],
         published_params: 140_630_071_296,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 140,630,071,296 (141B)",
         arch: with_moe(
             ModelArch::dense(Family::Mixtral, 56, 6144, 48, 8, 128, 16384, 32768, false, 65536),
@@ -403,6 +412,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-30B-A3B",
         hf_aliases: &[],
         published_params: 30_532_122_624,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 30,532,122,624 (30.5B)",
         arch: with_moe(
             ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 40960),
@@ -424,6 +434,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "Qwen/Qwen3-235B-A22B",
         hf_aliases: &[],
         published_params: 235_093_634_560,
+        published_counts_mtp: false,
         source: "HF safetensors index total_size 470,187,269,120 B (BF16) = 235,093,634,560 (235B)",
         arch: with_moe(
             ModelArch::dense(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 40960),
@@ -447,6 +458,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct",
         hf_aliases: &[],
         published_params: 15_706_484_224,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 15,706,484,224 (15.7B)",
         arch: with_moe(
             with_mla(
@@ -483,6 +495,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "deepseek-ai/DeepSeek-V3",
         hf_aliases: &[],
         published_params: 671_026_419_200,
+        published_counts_mtp: false,
         source: "card: 671B main model + 14B MTP module; exact: HF safetensors metadata (685B incl. MTP and FP8 scales) less the scales and the MTP layer = 671,026,419,200",
         arch: DEEPSEEK_V3_ARCH,
     },
@@ -492,6 +505,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "deepseek-ai/DeepSeek-R1",
         hf_aliases: &[],
         published_params: 671_026_419_200,
+        published_counts_mtp: false,
         source: "card: 671B total, 37B active; same tensors as DeepSeek-V3 (HF safetensors 685B incl. the MTP layer), main model 671,026,419,200",
         arch: DEEPSEEK_V3_ARCH,
     },
@@ -504,6 +518,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "openai/gpt-oss-20b",
         hf_aliases: &[],
         published_params: 20_914_757_184,
+        published_counts_mtp: false,
         source: "model card: 20.91B total; GGUF general.parameter_count 20,914,757,184",
         arch: with_moe(
             with_swa(
@@ -529,6 +544,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "openai/gpt-oss-120b",
         hf_aliases: &[],
         published_params: 116_829_156_672,
+        published_counts_mtp: false,
         source: "model card: 116.83B total; GGUF general.parameter_count 116,829,156,672",
         arch: with_moe(
             with_swa(
@@ -558,6 +574,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "meta-llama/Llama-4-Scout-17B-16E-Instruct",
         hf_aliases: &[],
         published_params: 108_641_793_536,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 108,641,793,536 (109B, incl. the 0.87B vision encoder)",
         arch: with_vision(
             with_moe(
@@ -587,6 +604,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_repo: "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
         hf_aliases: &[],
         published_params: 401_583_781_376,
+        published_counts_mtp: false,
         source: "HF safetensors metadata: BF16 401,583,781,376 (card: 400B total, 17B active; incl. the 0.87B vision encoder)",
         arch: with_vision(
             with_moe(

@@ -39,14 +39,22 @@
 //! `moe_intermediate_size`, `first_k_dense_replace`); the router always has its
 //! `e_score_correction_bias`. Keys with no memory effect are ignored: `partial_rotary_factor`
 //! (the rotary embedding holds no weights and the cache keeps whole keys), `n_group` /
-//! `topk_group` (routing only) and `num_nextn_predict_layers`: the multi-token-prediction layer
-//! the checkpoint carries after the last decoder layer is not part of the model vLLM serves
+//! `topk_group` (routing only). `num_nextn_predict_layers` (and Qwen3-Next / Qwen3.5's
+//! `mtp_num_hidden_layers`) is read into `ModelArch::mtp_layers`, which only the checkpoint count
+//! includes: the multi-token-prediction layer the checkpoint carries after the last decoder layer
+//! is not part of the model vLLM serves
 //! (`glm4_moe.py`: `Glm4MoeModel` builds `num_hidden_layers` layers and its `load_weights` drops
 //! those tensors through `skip_spec_layers`; only the MTP drafter of speculative decoding,
 //! `glm4_moe_mtp.py`, loads them).
 //!
+//! Nemotron 3 (`nemotron_h` with `E` / `moe` blocks in its pattern) adds the MoE keys
+//! `n_routed_experts`, `num_experts_per_tok`, `moe_intermediate_size` and
+//! `moe_shared_expert_intermediate_size`; its router has an `e_score_correction_bias`
+//! (`NemotronHTopkRouter`), its experts and shared expert are ReLU² MLPs of `up` and `down`.
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
-//! model (Nemotron-H's MoE `E`), is an `InvalidValue` naming the key.
+//! model (a Nemotron-H pattern mixing dense `-` and MoE `E` blocks), is an `InvalidValue` naming the
+//! key.
 //!
 //! Every count is checked against a ceiling far above any released model
 //! (`crate::limits::arch`): a larger value is refused with [`ConfigError::TooLarge`], so a pasted
@@ -234,7 +242,30 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         vision,
         hybrid,
         qk_norm: family == Family::Glm4Moe && flag(&keys, "use_qk_norm", false)?,
+        mtp_layers: read_mtp_layers(&keys, family)?,
     })
+}
+
+/// The checkpoint's multi-token-prediction layers (`crate::model::ModelArch::mtp_layers`):
+/// `num_nextn_predict_layers` (DeepSeek V3, GLM-4.5) or `mtp_num_hidden_layers` (Qwen3-Next,
+/// Qwen3.5); 0 when absent or for other families. They never enter the served model's count.
+fn read_mtp_layers(keys: &Keys, family: Family) -> Result<u32, ConfigError> {
+    let key = match family {
+        Family::DeepseekV3 | Family::Glm4Moe => "num_nextn_predict_layers",
+        Family::Qwen3Next => "mtp_num_hidden_layers",
+        _ => return Ok(0),
+    };
+    match keys.get(key) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => match v.as_u64() {
+            Some(n) if n > u64::from(arch::LAYERS) => Err(ConfigError::TooLarge {
+                key,
+                max: u64::from(arch::LAYERS),
+            }),
+            Some(n) => u32::try_from(n).map_err(|_| ConfigError::InvalidValue { key }),
+            None => Err(ConfigError::InvalidValue { key }),
+        },
+    }
 }
 
 /// One layer's blocks in a hybrid layout: (recurrent, attention, MLP).
@@ -364,10 +395,17 @@ fn read_hybrid(
             (mixer, sets)
         }
         Family::NemotronH => {
+            // `E` / `moe` (Nemotron 3): a MoE block. A model has either MoE blocks (the MoE keys
+            // present) or dense `-` MLP blocks: a mix of both is not modelled.
+            let moe = keys
+                .get("n_routed_experts")
+                .and_then(Value::as_u64)
+                .is_some_and(|e| e > 1);
             let block = |c: &str| match c {
                 "M" | "mamba" => Some((true, false, false)),
                 "*" | "attention" => Some((false, true, false)),
-                "-" | "mlp" => Some((false, false, true)),
+                "-" | "mlp" if !moe => Some((false, false, true)),
+                "E" | "moe" if moe => Some((false, false, true)),
                 _ => None,
             };
             let sets = match layer_list(keys, "layers_block_type", layers, block)? {
@@ -379,15 +417,16 @@ fn read_hybrid(
                         Some(_) => return Err(ConfigError::InvalidValue { key }),
                         None => return Err(ConfigError::MissingKey { key }),
                     };
+                    let mlp = if moe { b'E' } else { b'-' };
                     if pattern.len() != layers as usize
-                        || !pattern.bytes().all(|b| matches!(b, b'M' | b'*' | b'-'))
+                        || !pattern.bytes().all(|b| b == b'M' || b == b'*' || b == mlp)
                     {
                         return Err(ConfigError::InvalidValue { key });
                     }
                     (
                         LayerSet::from_pattern(pattern, b'M'),
                         LayerSet::from_pattern(pattern, b'*'),
-                        LayerSet::from_pattern(pattern, b'-'),
+                        LayerSet::from_pattern(pattern, mlp),
                     )
                 }
             };
@@ -502,6 +541,7 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
         _ => match keys.first_count(&[
             "shared_expert_intermediate_size",
             "shared_intermediate_size",
+            "moe_shared_expert_intermediate_size",
         ])? {
             Some(s) => s,
             None => {
@@ -529,7 +569,7 @@ fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, ConfigError> {
                 "decoder_sparse_step",
             ])?
             .unwrap_or(1),
-        router_bias: matches!(family, Family::GptOss | Family::Glm4Moe)
+        router_bias: matches!(family, Family::GptOss | Family::Glm4Moe | Family::NemotronH)
             || keys.get("topk_method").and_then(Value::as_str) == Some("noaux_tc"),
         expert_bias: family == Family::GptOss,
     }))
@@ -711,7 +751,8 @@ fn ceiling(key: &str) -> u32 {
         "intermediate_size"
         | "intermediate_size_mlp"
         | "moe_intermediate_size"
-        | "shared_expert_intermediate_size" => arch::INTERMEDIATE,
+        | "shared_expert_intermediate_size"
+        | "moe_shared_expert_intermediate_size" => arch::INTERMEDIATE,
         "num_attention_heads" | "num_key_value_heads" => arch::HEADS,
         "head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => arch::HEAD_DIM,
         "vocab_size" => arch::VOCAB,
@@ -926,6 +967,20 @@ mod tests {
         assert!(a.has_attention(3) && !a.has_attention(0) && a.has_recurrent(0));
         assert_eq!(a.recurrent_layers_in(0, 48), 36);
         assert!(a.sliding_window.is_none());
+        // `mtp_num_hidden_layers` is read where given (0 otherwise), a bad value refused.
+        let mut v: Value = serde_json::from_str(QWEN3_NEXT_80B).expect("JSON");
+        v["mtp_num_hidden_layers"] = serde_json::json!(1);
+        let with_mtp = parse_value(&v).expect("valid config");
+        assert_eq!(with_mtp.mtp_layers, 1);
+        assert_eq!(with_mtp.param_count(), a.param_count());
+        v["mtp_num_hidden_layers"] = serde_json::json!(5000);
+        assert!(matches!(
+            parse_value(&v),
+            Err(ConfigError::TooLarge {
+                key: "mtp_num_hidden_layers",
+                ..
+            })
+        ));
         // The same layout from `layer_types`.
         let mut v: Value = serde_json::from_str(QWEN3_NEXT_80B).expect("JSON");
         let types: Vec<&str> = (0..48)
@@ -1225,6 +1280,9 @@ mod tests {
         );
         assert_eq!(moe.first_dense_layers, 1);
         assert!(moe.router_bias);
+        // `num_nextn_predict_layers` 1: the checkpoint's MTP layer, outside the served count.
+        assert_eq!(arch.mtp_layers, 1);
+        assert!(arch.checkpoint_param_count() > arch.param_count());
         // Per layer: attention 109,051,904 + q/k/v biases 14,336 + 2 norms 8,192; layer 0's MLP
         // 134,479,872; each MoE layer 129 gated experts of 1408 (2,231,894,016) + router 524,288
         // + its bias 128; embeddings and head 2 × 620,756,992; final norm 4,096.

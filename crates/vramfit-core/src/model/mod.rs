@@ -88,8 +88,8 @@ pub enum Family {
     Qwen3Next,
     /// Falcon-H1 (`falcon_h1`): attention and Mamba-2 side by side in every layer, dense MLP.
     FalconH1,
-    /// Nemotron-H (`nemotron_h`): one block per layer (Mamba-2, attention or a ReLU² MLP) from
-    /// `hybrid_override_pattern`, one norm per layer.
+    /// Nemotron-H (`nemotron_h`): one block per layer (Mamba-2, attention, a ReLU² MLP, or for
+    /// Nemotron 3 a MoE of ReLU² experts) from `hybrid_override_pattern`, one norm per layer.
     NemotronH,
     /// Granite 4.0-H (`granitemoehybrid`): Mamba-2 or attention per layer (`layer_types`), each
     /// followed by MoE experts and a shared MLP.
@@ -346,6 +346,21 @@ pub struct ModelArch {
     /// [`Family::qk_norm`] and leave this `false`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub qk_norm: bool,
+    /// Multi-token-prediction layers the checkpoint ships after its decoder layers
+    /// (`num_nextn_predict_layers` for GLM-4.5 and DeepSeek V3, `mtp_num_hidden_layers` for
+    /// Qwen3-Next and Qwen3.5); 0 where the checkpoint has none or the config does not say.
+    ///
+    /// They are part of the checkpoint ([`ModelArch::checkpoint_param_count`]) but not of the
+    /// served model ([`ModelArch::param_count`], which every weight budget reads): vLLM builds
+    /// `num_hidden_layers` layers and its `load_weights` skips the MTP tensors (`glm4_moe.py`,
+    /// `qwen3_next.py`, `deepseek_v2.py`: `get_spec_layer_idx_from_weight_name`); only the
+    /// drafter of speculative decoding (`glm4_moe_mtp.py`, `qwen3_next_mtp.py`,
+    /// `deepseek_mtp.py`, `--speculative-config '{"method": "mtp"}'`) loads them. SGLang
+    /// likewise loads them only for its NEXTN / EAGLE draft worker, llama.cpp's converters drop
+    /// them (or keep them as unused `nextn` blocks), and Transformers' modelling classes have no
+    /// such module. Speculative decoding is not modelled, so these weights never enter a budget.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub mtp_layers: u32,
 }
 
 fn is_false(x: &bool) -> bool {
@@ -384,6 +399,7 @@ impl ModelArch {
             vision: None,
             hybrid: None,
             qk_norm: false,
+            mtp_layers: 0,
         }
     }
 
@@ -435,10 +451,11 @@ impl ModelArch {
             .map_or(0, |h| h.recurrent_layers.count_in(lo, hi.min(self.layers)))
     }
 
-    /// Whether decoder layer `i` is a MoE layer.
+    /// Whether decoder layer `i` is a MoE layer (a hybrid's layers without an MLP block never
+    /// are: Nemotron 3's Mamba-2 and attention layers).
     pub fn is_moe_layer(&self, i: u32) -> bool {
         match self.moe {
-            Some(m) if i >= m.first_dense_layers => {
+            Some(m) if i >= m.first_dense_layers && self.has_mlp(i) => {
                 (i - m.first_dense_layers + 1).is_multiple_of(m.moe_every.max(1))
             }
             _ => false,
@@ -447,6 +464,11 @@ impl ModelArch {
 
     /// How many of the decoder layers `lo..hi` are MoE layers (counted, not enumerated).
     pub fn moe_layers_in(&self, lo: u32, hi: u32) -> u64 {
+        if self.hybrid.is_some() {
+            // At most 1024 layers: enumerated, as the layout is a per-layer set.
+            let hi = hi.min(self.layers);
+            return (lo..hi).filter(|&i| self.is_moe_layer(i)).count() as u64;
+        }
         match self.moe {
             Some(m) => {
                 let (f, e) = (
@@ -470,6 +492,9 @@ impl ModelArch {
     /// The first MoE layer at or after `lo` (below `layers`), if any.
     pub fn first_moe_layer_from(&self, lo: u32) -> Option<u32> {
         let m = self.moe?;
+        if self.hybrid.is_some() {
+            return (lo..self.layers).find(|&i| self.is_moe_layer(i));
+        }
         let (f, e) = (
             u64::from(m.first_dense_layers),
             u64::from(m.moe_every.max(1)),
@@ -480,6 +505,9 @@ impl ModelArch {
 
     /// The first dense (not MoE) layer at or after `lo` (below `layers`), if any.
     pub fn first_dense_layer_from(&self, lo: u32) -> Option<u32> {
+        if self.hybrid.is_some() {
+            return (lo..self.layers).find(|&i| !self.is_moe_layer(i));
+        }
         let i = match self.moe {
             Some(m) if lo >= m.first_dense_layers && m.moe_every <= 1 => return None,
             // With MoE every e ≥ 2 layers, a MoE layer is followed by a dense one.

@@ -550,7 +550,10 @@ impl ModelArch {
                 if m.router_bias {
                     add(K::Bias, Replicated, e, 1, 1);
                 }
-                add(K::FfnGateExps, ByGpu, ie, h, e);
+                // Nemotron 3's experts are ReLU² MLPs without a gate (`NemotronHMLP`).
+                if fam.gated_mlp() {
+                    add(K::FfnGateExps, ByGpu, ie, h, e);
+                }
                 add(K::FfnUpExps, ByGpu, ie, h, e);
                 add(K::FfnDownExps, ByGpu, h, ie, e);
                 if m.expert_bias {
@@ -563,7 +566,9 @@ impl ModelArch {
                     add(K::Bias, split, 2 * ie + h, 1, e);
                 }
                 let is = u64::from(m.shared_intermediate);
-                add(K::FfnGateShexp, ByGpu, is, h, 1);
+                if fam.gated_mlp() {
+                    add(K::FfnGateShexp, ByGpu, is, h, 1);
+                }
                 add(K::FfnUpShexp, ByGpu, is, h, 1);
                 add(K::FfnDownShexp, ByGpu, h, is, 1);
                 if fam.shared_expert_gate() && is > 0 {
@@ -604,6 +609,45 @@ impl ModelArch {
             .into_iter()
             .map(|(i, n)| mul(sum(self.layer_tensors(i).iter().map(Tensor::numel)), n)));
         outer.saturating_add(layers)
+    }
+
+    /// Parameters of the checkpoint's multi-token-prediction layers ([`ModelArch::mtp_layers`]),
+    /// which the served model does not load. Each is one more decoder layer shaped as the last
+    /// one (attention with the MoE or MLP block; for hybrids a full-attention layer, which the
+    /// last layer is in every released layout) plus
+    /// - the projection of the concatenated embedding and hidden state back to the width
+    ///   (`eh_proj` / `fc`, `hidden × 2·hidden`, no bias) and its two input RMSNorms
+    ///   (`enorm`/`hnorm`; `pre_fc_norm_embedding`/`pre_fc_norm_hidden`) and one output norm
+    ///   (`shared_head.norm`; `norm`): `2·hidden² + 3·hidden`
+    ///   (`transformers`' DeepSeek-V3 / GLM-4.5 checkpoints, vLLM `deepseek_mtp.py`,
+    ///   `glm4_moe_mtp.py`, `qwen3_next_mtp.py`);
+    /// - for DeepSeek V3 and GLM-4.5, a copy of the embedding and of the output head stored with
+    ///   the layer (`model.layers.N.embed_tokens`, `model.layers.N.shared_head.head`;
+    ///   `2·vocab·hidden`). Qwen3-Next / Qwen3.5 share the main model's (`qwen3_next_mtp.py`
+    ///   builds its own only for loading, the checkpoint holds `mtp.fc`, `mtp.layers.0.*`,
+    ///   `mtp.norm` and the two pre-norms).
+    pub fn mtp_param_count(&self) -> u64 {
+        if self.mtp_layers == 0 || self.layers == 0 {
+            return 0;
+        }
+        let h = u64::from(self.hidden);
+        let layer = sum(self
+            .layer_tensors(self.layers - 1)
+            .iter()
+            .map(Tensor::numel));
+        let copies = match self.family {
+            Family::DeepseekV3 | Family::Glm4Moe => prod(&[2, u64::from(self.vocab), h]),
+            _ => 0,
+        };
+        let one = sum([layer, prod(&[2, h, h]), mul(3, h), copies]);
+        mul(one, u64::from(self.mtp_layers))
+    }
+
+    /// Parameters the checkpoint files hold: the served model ([`ModelArch::param_count`]) plus
+    /// the multi-token-prediction layers ([`ModelArch::mtp_param_count`]). The Hugging Face
+    /// model page's safetensors total counts these.
+    pub fn checkpoint_param_count(&self) -> u64 {
+        self.param_count().saturating_add(self.mtp_param_count())
     }
 }
 
