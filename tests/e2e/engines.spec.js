@@ -101,3 +101,17 @@ test('custom workload: items add up and bad sizes are flagged at the row', async
   await expect(page.getByTestId('err-item-3')).toContainText('number');
   await expect(page.getByTestId('stale')).toBeVisible();
 });
+
+// vLLM prints a hybrid model's pool per layer group and its concurrency over the attention group:
+// side by side the two read as a contradiction unless the page says why (found reading them).
+test('a hybrid model under vLLM explains why concurrency exceeds capacity ÷ context', async ({ page }) => {
+  await page.goto('./?lang=en&model=qwen3.5-35b-a3b&weights=bf16&ctx=32768&seqs=8&gpu=h100-sxm-80gb&n=1&engine={"vllm":{}}');
+  await expect(page.getByTestId('kv-tokens')).toBeVisible();
+  const tokens = Number((await page.getByTestId('kv-tokens').textContent()).match(/[\d,]+/)[0].replace(/,/g, ''));
+  const x = Number((await page.getByTestId('max-concurrency').textContent()).match(/([\d.]+)×/)[1]);
+  expect(x).toBeGreaterThan(tokens / 32768);
+  await expect(page.getByTestId('kv-per-group')).toContainText('layer groups');
+  await page.goto('./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&engine={"vllm":{}}');
+  await expect(page.getByTestId('kv-tokens')).toBeVisible();
+  await expect(page.getByTestId('kv-per-group')).toHaveCount(0);
+});

@@ -202,6 +202,7 @@ pub fn text(k: Key) -> &'static str {
         StateGib => "Recurrent state: {gib} GiB per GPU",
         KvTokens => "KV cache capacity: {tokens}",
         MaxConcurrency => "Maximum concurrency for {tokens} per request: {x}×",
+        KvTokensPerGroup => "For a hybrid model the engine prints its pool divided among all its layer groups, while only the attention layers hold tokens: more full requests fit than this capacity ÷ the context.",
         HostRam => "Host RAM: {gib} GiB",
         LimitsTitle => "Limits on {plan}",
         MaxContext => "Largest context per sequence that fits: {value}",

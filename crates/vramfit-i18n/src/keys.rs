@@ -60,7 +60,7 @@ keys! {
         StaleNote, ModelSummary, PastedConfig, ParamsSuffix,
         PerGpu, PerGpuTimes, ColComponent, TotalPerGpu, AllGpus, CardCapacity, HeadroomLine,
         BarAria,
-        EngineReportTitle, ClaimedAtStart, KvGib, StateGib, KvTokens, MaxConcurrency, HostRam,
+        EngineReportTitle, ClaimedAtStart, KvGib, StateGib, KvTokens, MaxConcurrency, KvTokensPerGroup, HostRam,
         LimitsTitle, MaxContext, NoneFits, MaxSequences, UtilRange, UtilNone,
         ChartCaption, ChartLegend, ChartAria,
         RecTitle, RecBest, RecReplicas, RecNone, SingleCards,
