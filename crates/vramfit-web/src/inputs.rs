@@ -94,7 +94,7 @@ pub fn Inputs(
                                                     || m.repo_ids().any(|r| r.to_ascii_lowercase().contains(w.as_str()))
                                             })
                                     })
-                                    .map(|m| (m.id.to_string(), format!("{} ({})", m.name, params(l, m.published_params)))),
+                                    .map(|m| (m.id.to_string(), option_label(l, m.name, m.published_params))),
                             ),
                             if pasted { "" } else { &current },
                         )
@@ -258,5 +258,54 @@ fn workload_key(kind: WorkloadKind) -> Key {
         WorkloadKind::GenerateImage => Key::WorkloadImage,
         WorkloadKind::GenerateVideo => Key::WorkloadVideo,
         WorkloadKind::Custom => Key::WorkloadCustom,
+    }
+}
+
+/// A model's line in the picker: its name, and the parameter count only where the name does not
+/// state a size (`GLM-4.5-Air (110.00 B)` but `Llama 3.1 8B Instruct`): the count is on the
+/// summary line above the verdict, and with it long names were cut in the closed select.
+fn option_label(l: Locale, name: &str, published_params: u64) -> String {
+    if names_its_size(name) {
+        name.to_string()
+    } else {
+        format!("{name} ({})", params(l, published_params))
+    }
+}
+
+/// Whether a model name carries a size token: digits (with a decimal point) and `B` or `M`,
+/// at the end of a word (`8B`, `1.5B`, `30B-A3B`, `E2B`, `gpt-oss-20b`, `135M`).
+fn names_its_size(name: &str) -> bool {
+    let b = name.as_bytes();
+    (1..b.len()).any(|i| {
+        matches!(b[i], b'B' | b'b' | b'M' | b'm')
+            && b[i - 1].is_ascii_digit()
+            && b.get(i + 1).is_none_or(|c| !c.is_ascii_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_its_size;
+
+    #[test]
+    fn sizes_in_names() {
+        for n in [
+            "Llama 3.1 8B Instruct",
+            "Qwen3 30B-A3B Instruct 2507",
+            "Gemma 3n E2B",
+            "gpt-oss-20b",
+            "SmolLM2 135M",
+        ] {
+            assert!(names_its_size(n), "{n}");
+        }
+        for n in [
+            "GLM-4.5-Air",
+            "Kimi K2 Instruct",
+            "DeepSeek V3",
+            "Phi-4",
+            "Qwen2.5 7B-ish",
+        ] {
+            assert_eq!(names_its_size(n), n.contains("7B"), "{n}");
+        }
     }
 }
