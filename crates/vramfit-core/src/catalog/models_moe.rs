@@ -454,7 +454,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
     // `q_lora_rank` is null (a direct q_proj); 2 shared experts of 1408; layer 0 is dense.
     CatalogModel {
         id: "deepseek-coder-v2-lite-instruct",
-        name: "DeepSeek-Coder-V2-Lite-Instruct",
+        name: "DeepSeek-Coder-V2-Lite 16B Instruct",
         hf_repo: "deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct",
         hf_aliases: &[],
         published_params: 15_706_484_224,

@@ -300,7 +300,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
     },
     CatalogModel {
         id: "deepseek-coder-v2-lite-base",
-        name: "DeepSeek-Coder-V2-Lite-Base",
+        name: "DeepSeek-Coder-V2-Lite 16B Base",
         hf_repo: "deepseek-ai/DeepSeek-Coder-V2-Lite-Base",
         hf_aliases: &[],
         published_params: 15_706_484_224,
