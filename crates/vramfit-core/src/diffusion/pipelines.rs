@@ -452,14 +452,17 @@ const fn wan(
 
 /// Qwen2.5-VL-7B-Instruct as Qwen-Image's text encoder (`_get_qwen_prompt_embeds`): the 34-token
 /// system template + the prompt, `output_hidden_states=True`, the head's logits over every token;
-/// the output object stays referenced while the last hidden state is masked, cut and stacked
-/// (three more rows). Peak there: 29 hidden states (embedding + 28 layers) + 3 rows + the logits
-/// (traced); the MLP inside a layer (3 × 18,944 + 2 × 3,584 per token) stays below it.
+/// the output object stays referenced while the last hidden state is masked, cut and stacked.
+/// Peak at the `torch.stack` (traced), in rows of 162 tokens × 3,584: the 28 layers' hidden
+/// states (`blocks`) + the embedding output, the mask-selected copy, the cut prompt's `cat` and
+/// `stack` (2 × 128 / 162), and the KV cache the call returns (`use_cache`: 2 × 28 layers × 4 KV
+/// heads × 128 = 8 rows) = 11.6 rows more, + the logits (162 × 152,064). The MLP inside a layer
+/// (3 × 18,944 + 2 × 3,584 per token) stays below it.
 const QWEN_TE: Part = Part {
     keep16: 544_997_376,
     blocks: 28,
     leaf: 544_997_376,
-    layer_x10: 40,
+    layer_x10: 116,
     all_hidden: true,
     logits_vocab: 152_064,
     ..te("qwen25_vl", 8_292_166_656, Bf16, 3584, 162)
@@ -468,12 +471,12 @@ const QWEN_TE: Part = Part {
 /// Qwen-Image's VAE (`AutoencoderKLQwenImage`, the Wan 2.1 causal decoder on one frame, 16-bit):
 /// the image rule with the causal caches as live maps. Every causal conv keeps its input frame
 /// for a next chunk that never comes (`feat_cache`): 1,182 channels at full resolution = 12.3
-/// maps of the 96-channel stage, + 5.65 maps live at the full-resolution resnet's conv (traced)
-/// = 17.96. Tiling (`tiled_decode`): 256 px tiles at a 192 px stride, as the image rule.
+/// maps of the 96-channel stage, + 5.71 maps live at the full-resolution resnet's conv (traced)
+/// = 18.02. Tiling (`tiled_decode`): 256 px tiles at a 192 px stride, as the image rule.
 const QWEN_VAE: VaeDecode = VaeDecode {
     stage_channels: 96,
     stage_downscale: 1,
-    live_x100: 1796,
+    live_x100: 1802,
     workspace_x100_16: 150,
     workspace_x100_32: 0,
     cache_x100: 0,
@@ -713,7 +716,12 @@ pub static PIPELINES: &[Pipeline] = &[
         text_tokens: 128,
         joint_text: true,
         text_dim: 3584,
+        // `QwenImageTransformerBlock` at the image stream's feed-forward GELU (traced): its input
+        // and GELU (2 × 4 d) and 7 copies of the image hidden state (stream, norm, modulated,
+        // attention output, gated residual, caller's copies) = 15 d; 5 copies of the text stream
+        // beside it; the complex64 RoPE rows (2 × 64 × 8 B per token).
         block_x10: 150,
+        text_x10: 50,
         block_extra: 1024,
         vae: QWEN_VAE,
         source: "Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens",

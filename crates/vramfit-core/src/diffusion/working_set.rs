@@ -62,7 +62,10 @@ pub(super) fn text_activations(
             ]);
             let call = call.max(t5_feed_forward(part, format, bias));
             peak = peak.max(sum([kept, rows, call]));
-            rows = add(rows, mul(batch, row));
+            // What the pipeline keeps: at most the tokens the denoiser sees (Qwen-Image and
+            // HunyuanVideo drop their system template's tokens).
+            let kept_tokens = tokens.min(u64::from(p.text_tokens));
+            rows = add(rows, prod(&[batch, kept_tokens, u64::from(part.hidden), b]));
         }
         let padded = prod(&[batch, u64::from(p.text_tokens), u64::from(p.text_dim), 2]);
         if padded > rows {
