@@ -338,6 +338,7 @@ class Pipe:
 
 class SD15(Pipe):
     id = "sd15"
+    batches = [1, 2, 4, 16]
 
     def __init__(self, dtype=torch.float16):
         super().__init__()

@@ -12,6 +12,11 @@
 //! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
+//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, and the CLIP / T5 / VAE
+//!   counts every pipeline shares: meta instantiation of diffusers 0.42.1 / transformers 5.23.0
+//!   from the published `config.json` values (`tools/trace/trace.py`, recorded as `param_count`
+//!   in `tests/traces/diffusion/*.json`); each entry's `source` names its config. Qwen2.5-VL-7B
+//!   also matches its published safetensors total (8,292,166,656).
 
 use super::PipelinePartFormat;
 

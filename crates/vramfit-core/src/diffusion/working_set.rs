@@ -65,7 +65,10 @@ pub(super) fn text_activations(
             // What the pipeline keeps: at most the tokens the denoiser sees (Qwen-Image and
             // HunyuanVideo drop their system template's tokens).
             let kept_tokens = tokens.min(u64::from(p.text_tokens));
-            rows = add(rows, prod(&[batch, kept_tokens, u64::from(part.hidden), b]));
+            let one = prod(&[kept_tokens, u64::from(part.hidden), b]);
+            rows = add(rows, mul(batch, one));
+            // `repeat` holds the prompt's rows beside their batch copies (traced, SD1.5 × 16).
+            peak = peak.max(sum([kept, rows, one]));
         }
         let padded = prod(&[batch, u64::from(p.text_tokens), u64::from(p.text_dim), 2]);
         if padded > rows {
