@@ -179,7 +179,18 @@ def build(cls, config: dict, dtype, **kw):
             m = cls.from_config(config, **kw)
         else:
             m = cls(config)
-    m = m.to(dtype).eval()
+    # diffusers' `load_model_dict_into_meta`: a parameter whose dotted name has a component in
+    # `_keep_in_fp32_modules` loads as fp32 whatever `torch_dtype` (Wan: time embedder, norms,
+    # modulation tables), the others in `torch_dtype`; such a model is not `.to(torch_dtype)`-ed
+    # afterwards (`from_pretrained`), so its buffers (Wan's RoPE tables) stay fp32.
+    dkeep = getattr(cls, "_keep_in_fp32_modules", None) or []
+    if issubclass(cls, diffusers.ModelMixin) and dkeep and dtype != torch.float32:
+        for name, prm in m.named_parameters():
+            if not any(k in name.split(".") for k in dkeep):
+                prm.data = prm.data.to(dtype)
+        m = m.eval()
+    else:
+        m = m.to(dtype).eval()
     # transformers' loading with `torch_dtype=float16` keeps `_keep_in_fp32_modules` (T5: "wo") fp32.
     keep = getattr(m, "_keep_in_fp32_modules", None) or []
     if dtype == torch.float16 and keep and not issubclass(cls, diffusers.ModelMixin):
@@ -227,6 +238,28 @@ WAN_13B = dict(patch_size=[1, 2, 2], num_attention_heads=12, attention_head_dim=
                out_channels=16, text_dim=4096, freq_dim=256, ffn_dim=8960, num_layers=30,
                cross_attn_norm=True, qk_norm="rms_norm_across_heads", eps=1e-6)
 WAN_14B = dict(WAN_13B, num_attention_heads=40, ffn_dim=13824, num_layers=40)
+SD3_MEDIUM = dict(sample_size=128, patch_size=2, in_channels=16, num_layers=24, attention_head_dim=64,
+                  num_attention_heads=24, joint_attention_dim=4096, caption_projection_dim=1536,
+                  pooled_projection_dim=2048, out_channels=16, pos_embed_max_size=192)
+QWEN_IMAGE = dict(patch_size=2, in_channels=64, out_channels=16, num_layers=60, attention_head_dim=128,
+                  num_attention_heads=24, joint_attention_dim=3584, guidance_embeds=False,
+                  axes_dims_rope=[16, 56, 56])
+QWEN_VAE = dict(base_dim=96, z_dim=16, dim_mult=[1, 2, 4, 4], num_res_blocks=2, attn_scales=[],
+                temperal_downsample=[False, True, True], dropout=0.0)
+# Qwen/Qwen-Image text_encoder/config.json = Qwen/Qwen2.5-VL-7B-Instruct's.
+QWEN25_VL_7B_TEXT = dict(vocab_size=152064, hidden_size=3584, intermediate_size=18944, num_hidden_layers=28,
+                         num_attention_heads=28, num_key_value_heads=4, rms_norm_eps=1e-6, rope_theta=1000000.0,
+                         max_position_embeddings=128000, tie_word_embeddings=False,
+                         rope_scaling={"type": "mrope", "mrope_section": [16, 24, 24]})
+QWEN25_VL_7B_VISION = dict(depth=32, hidden_act="silu", hidden_size=1280, intermediate_size=3420, num_heads=16,
+                           in_chans=3, out_hidden_size=3584, patch_size=14, spatial_merge_size=2,
+                           spatial_patch_size=14, window_size=112, fullatt_block_indexes=[7, 15, 23, 31],
+                           tokens_per_second=2, temporal_patch_size=2)
+WAN22_5B = dict(WAN_13B, num_attention_heads=24, ffn_dim=14336, in_channels=48, out_channels=48)
+WAN22_VAE = dict(base_dim=160, decoder_base_dim=256, z_dim=48, dim_mult=[1, 2, 4, 4], num_res_blocks=2,
+                 attn_scales=[], temperal_downsample=[False, True, True], dropout=0.0, in_channels=12,
+                 out_channels=12, patch_size=2, scale_factor_spatial=16, scale_factor_temporal=4,
+                 is_residual=True)
 WAN_VAE = dict(base_dim=96, z_dim=16, dim_mult=[1, 2, 4, 4], num_res_blocks=2, attn_scales=[],
                temperal_downsample=[False, True, True], dropout=0.0)
 
@@ -235,6 +268,10 @@ SOURCES = {
     "sdxl": "stabilityai/stable-diffusion-xl-base-1.0 {text_encoder,text_encoder_2,unet,vae}/config.json",
     "flux1-dev": "black-forest-labs/FLUX.1-dev {text_encoder,text_encoder_2,transformer,vae}/config.json",
     "flux1-schnell": "black-forest-labs/FLUX.1-schnell {text_encoder,text_encoder_2,transformer,vae}/config.json",
+    "sd3-medium": "stabilityai/stable-diffusion-3-medium-diffusers {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
+    "flux1-kontext-dev": "black-forest-labs/FLUX.1-Kontext-dev {text_encoder,text_encoder_2,transformer,vae}/config.json",
+    "qwen-image": "Qwen/Qwen-Image {text_encoder,transformer,vae}/config.json",
+    "wan22-ti2v-5b": "Wan-AI/Wan2.2-TI2V-5B-Diffusers {text_encoder,transformer,vae}/config.json",
     "sd35-medium": "stabilityai/stable-diffusion-3.5-medium {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
     "sd35-large": "stabilityai/stable-diffusion-3.5-large {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
     "wan21-t2v-1.3b": "Wan-AI/Wan2.1-T2V-1.3B-Diffusers {text_encoder,transformer,vae}/config.json",
@@ -286,6 +323,14 @@ class Pipe:
     def decode_teardown(self):
         pass
 
+    def vae_decode_sliced(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        vae.enable_slicing()
+        try:
+            return self.vae_decode(batch, h, w, frames, tiling)
+        finally:
+            vae.disable_slicing()
+
     # text encoding call order (the accelerate model-offload chain follows it)
     def text_calls(self, cfg):
         raise NotImplementedError
@@ -293,6 +338,7 @@ class Pipe:
 
 class SD15(Pipe):
     id = "sd15"
+    batches = [1, 2, 4, 16]
 
     def __init__(self, dtype=torch.float16):
         super().__init__()
@@ -556,15 +602,20 @@ class Wan(Pipe):
 
     id = "wan21-t2v-1.3b"
     video = True
+    batches = [1, 2]
+    points = [(832, 480, 17), (832, 480, 33), (1280, 720, 17)]
+    untiled_points = [(832, 480, 33), (1280, 720, 17)]
     temporal = 4
+    latent_channels = 16
+    expand_timesteps = False
 
-    def __init__(self, cfg_t=WAN_13B, dtype=torch.bfloat16):
+    def __init__(self, cfg_t=WAN_13B, dtype=torch.bfloat16, vae_cfg=WAN_VAE):
         super().__init__()
         self.dtype = dtype
         cls, c = t5(UMT5_XXL, umt5=True)
         self.add("umt5_xxl", "text_encoder", build(cls, c, dtype))
         self.add("transformer", "denoiser", build(diffusers.WanTransformer3DModel, cfg_t, dtype))
-        self.add("vae", "vae", build(diffusers.AutoencoderKLWan, WAN_VAE, torch.float32))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLWan, vae_cfg, torch.float32))
         self.offload_seq = ["umt5_xxl", "transformer", "vae"]
 
     def text_calls(self, cfg):
@@ -587,22 +638,30 @@ class Wan(Pipe):
         lf = (frames - 1) // 4 + 1
         pe = torch.empty((batch, 512, 4096), dtype=self.dtype, device=META)
         ne = torch.empty((batch, 512, 4096), dtype=self.dtype, device=META) if cfg else None
-        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
+        f, c = self.vae_factor, self.latent_channels
+        lat = torch.empty((batch, c, lf, h // f, w // f), dtype=torch.float32, device=META)
+        mask = torch.ones(lat.shape, dtype=torch.float32, device=META)
         inp = lat.to(self.dtype)
-        t = torch.empty((), device=META).expand(batch)
+        if self.expand_timesteps:
+            # `temp_ts = (mask[0][0][:, ::2, ::2] * t).flatten()`, expanded to the batch
+            t = (mask[0][0][:, ::2, ::2] * torch.empty((), device=META)).flatten()
+            t = t.unsqueeze(0).expand(batch, -1)
+        else:
+            t = torch.empty((), device=META).expand(batch)
         tr = self.parts["transformer"]
         noise = tr(hidden_states=inp, timestep=t, encoder_hidden_states=pe, return_dict=False)[0]
         if cfg:
             noise_u = tr(hidden_states=inp, timestep=t, encoder_hidden_states=ne, return_dict=False)[0]
             noise = noise_u + 5.0 * (noise - noise_u)
         del inp
-        return step_flow(noise, lat).to(torch.float32)
+        return step_flow(noise, lat).to(torch.float32), mask
 
     def vae_decode(self, batch, h, w, frames, tiling):
         vae = self.parts["vae"]
         lf = (frames - 1) // 4 + 1
-        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
-        mean = torch.empty((1, 16, 1, 1, 1), device=META)
+        f, c = self.vae_factor, self.latent_channels
+        lat = torch.empty((batch, c, lf, h // f, w // f), dtype=torch.float32, device=META)
+        mean = torch.empty((1, c, 1, 1, 1), device=META)
         lat = lat / mean + mean  # latents / latents_std + latents_mean
         if tiling:
             vae.enable_tiling()
@@ -616,12 +675,179 @@ class Wan(Pipe):
         return out
 
 
+class SD3Medium(SD3):
+    """Stable Diffusion 3 (3.0) Medium: the SD3 pipeline with its own MMDiT (no dual attention, no
+    QK norm, a 192-position embedding table)."""
+
+    id = "sd3-medium"
+    batches = [1, 4, 16]
+
+    def __init__(self):
+        super().__init__(SD3_MEDIUM, torch.float16)
+
+
+class FluxKontext(Flux):
+    """diffusers FluxKontextPipeline: the reference image (here at the output size, as when a
+    Kontext-preferred resolution is edited in place) goes through `vae.encode` after the prompt
+    (`prepare_latents`), its packed latents join the image tokens of every transformer call
+    (`torch.cat([latents, image_latents], dim=1)`) and the prediction is cut back to the output
+    tokens."""
+
+    id = "flux1-kontext-dev"
+    image_input = True
+    batches = [1, 4, 16]
+
+    def text_calls(self, cfg):
+        return ["clip_l", "t5_xxl", "vae"]
+
+    def text(self, batch, cfg, h=1024, w=1024):
+        pe, pooled, text_ids = super().text(batch, cfg)
+        vae = self.parts["vae"]
+        image = torch.empty((1, 3, h, w), dtype=self.dtype, device=META)
+        lat = vae.encode(image).latent_dist.mode()
+        del image
+        lat = (lat - vae.config.shift_factor) * vae.config.scaling_factor
+        lat = torch.cat([lat] * batch, dim=0) if batch > 1 else torch.cat([lat], dim=0)
+        lh, lw = lat.shape[2:]
+        lat = diffusers.FluxPipeline._pack_latents(lat, batch, 16, lh, lw)
+        return pe, pooled, text_ids, lat
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lh, lw = h // 8, w // 8
+        pe = torch.empty((batch, self.tokens, 4096), dtype=self.dtype, device=META)
+        pooled = torch.empty((batch, 768), dtype=self.dtype, device=META)
+        text_ids = torch.zeros(self.tokens, 3, device=META, dtype=self.dtype)
+        image_lat = torch.empty((batch, (lh // 2) * (lw // 2), 64), dtype=self.dtype, device=META)
+        lat = torch.empty((batch, 16, lh, lw), dtype=self.dtype, device=META)
+        lat = diffusers.FluxPipeline._pack_latents(lat, batch, 16, lh, lw)
+        img_ids = diffusers.FluxPipeline._prepare_latent_image_ids(batch, lh // 2, lw // 2, META, self.dtype)
+        img_ids = torch.cat([img_ids, img_ids.clone()], dim=0)
+        guidance = torch.full([1], 2.5, device=META, dtype=torch.float32).expand(batch)
+        inp = torch.cat([lat, image_lat], dim=1)
+        t = torch.empty((), device=META).expand(batch).to(lat.dtype)
+        noise = self.parts["transformer"](hidden_states=inp, timestep=t / 1000, guidance=guidance,
+                                          pooled_projections=pooled, encoder_hidden_states=pe,
+                                          txt_ids=text_ids, img_ids=img_ids, return_dict=False)[0]
+        del inp
+        noise = noise[:, : lat.size(1)]
+        return step_flow(noise, lat)
+
+
+class QwenImage(Pipe):
+    """diffusers QwenImagePipeline: Qwen2.5-VL-7B as text encoder (the last hidden state, the
+    34-token system template dropped), a 60-block MMDiT, a Wan-2.1-style causal VAE on one frame.
+    True CFG (a negative prompt) runs the transformer twice and rescales by the norms."""
+
+    id = "qwen-image"
+    batches = [1, 4, 16]
+    # Prompt tokens after the template is dropped (a ~120-word prompt); the encoder sees 34 more.
+    prompt_tokens = 128
+    drop = 34
+
+    def __init__(self, dtype=torch.bfloat16):
+        super().__init__()
+        self.dtype = dtype
+        c = transformers.Qwen2_5_VLConfig(text_config=QWEN25_VL_7B_TEXT, vision_config=QWEN25_VL_7B_VISION,
+                                          tie_word_embeddings=False)
+        self.add("qwen25_vl", "text_encoder", build(transformers.Qwen2_5_VLForConditionalGeneration, c, dtype))
+        self.add("transformer", "denoiser", build(diffusers.QwenImageTransformer2DModel, QWEN_IMAGE, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLQwenImage, QWEN_VAE, dtype))
+        self.offload_seq = ["qwen25_vl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["qwen25_vl"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        n = self.prompt_tokens + self.drop
+        # All-ones attention mask: transformers skips it for SDPA (causal path), as with None.
+        # The output (every layer's hidden state and the logits over every token) stays referenced
+        # by `encoder_hidden_states` until `_get_qwen_prompt_embeds` returns.
+        out = self.parts["qwen25_vl"](input_ids=ids(1, n), output_hidden_states=True)
+        hs = out.hidden_states[-1]
+        selected = hs.reshape(-1, hs.shape[-1]).clone()  # hidden_states[bool_mask]
+        u = selected[self.drop:]
+        pe = torch.stack([torch.cat([u, u.new_zeros(0, u.size(1))])])
+        pe = pe.to(self.dtype)
+        del out, hs, selected, u
+        t = pe.shape[1]
+        return pe.repeat(1, batch, 1).view(batch, t, -1)
+
+    def text(self, batch, cfg):
+        pe = self._encode(batch)
+        ne = self._encode(batch) if cfg else None
+        return pe, ne
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lh, lw = h // 8, w // 8
+        t_tok = self.prompt_tokens
+        pe = torch.empty((batch, t_tok, 3584), dtype=self.dtype, device=META)
+        ne = torch.empty((batch, t_tok, 3584), dtype=self.dtype, device=META) if cfg else None
+        lat = torch.empty((batch, 16, 1, lh, lw), dtype=self.dtype, device=META)
+        lat = diffusers.QwenImagePipeline._pack_latents(lat, batch, 16, lh, lw)
+        img_shapes = [[(1, lh // 2, lw // 2)]] * batch
+        t = torch.empty((), device=META).expand(batch).to(lat.dtype)
+        tr = self.parts["transformer"]
+        noise = tr(hidden_states=lat, timestep=t / 1000, guidance=None, encoder_hidden_states_mask=None,
+                   encoder_hidden_states=pe, img_shapes=img_shapes, return_dict=False)[0]
+        if cfg:
+            neg = tr(hidden_states=lat, timestep=t / 1000, guidance=None, encoder_hidden_states_mask=None,
+                     encoder_hidden_states=ne, img_shapes=img_shapes, return_dict=False)[0]
+            comb = neg + 4.0 * (noise - neg)
+            del neg
+            cond_norm = torch.norm(noise, dim=-1, keepdim=True)
+            noise_norm = torch.norm(comb, dim=-1, keepdim=True)
+            noise = comb * (cond_norm / noise_norm)
+            del comb, cond_norm, noise_norm
+        return step_flow(noise, lat)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lh, lw = h // 8, w // 8
+        lat = torch.empty((batch, (lh // 2) * (lw // 2), 64), dtype=self.dtype, device=META)
+        lat = diffusers.QwenImagePipeline._unpack_latents(lat, h, w, 8)
+        lat = lat.to(vae.dtype)
+        std = torch.empty((1, 16, 1, 1, 1), dtype=lat.dtype, device=META)
+        mean = torch.empty((1, 16, 1, 1, 1), dtype=lat.dtype, device=META)
+        lat = lat / std + mean
+        if tiling:
+            vae.enable_tiling()
+        else:
+            vae.disable_tiling()
+        image = vae.decode(lat, return_dict=False)[0][:, :, 0]
+        del lat
+        out = (image * 0.5 + 0.5).clamp(0, 1)
+        del image
+        return out
+
+
+class Wan22TI2V(Wan):
+    """diffusers WanPipeline for Wan2.2 TI2V-5B (text-to-video): `expand_timesteps` gives every
+    latent token its own timestep (a (batch, tokens) tensor, so the time embedding and its 6-way
+    projection exist per token); the Wan2.2 VAE (48 latent channels, 16x spatial with its 2x2
+    patchify, a 256-channel decoder) decodes in fp32."""
+
+    id = "wan22-ti2v-5b"
+    batches = [1, 2]
+    points = [(832, 480, 17), (1280, 704, 41)]
+    untiled_points = [(1280, 704, 41)]
+    vae_factor = 16
+    latent_channels = 48
+    expand_timesteps = True
+
+    def __init__(self):
+        super().__init__(WAN22_5B, torch.bfloat16, WAN22_VAE)
+
+
 PIPES = {
     "sd15": lambda: SD15(),
     "sdxl": lambda: SDXL(),
     "flux1-dev": lambda: Flux(),
     "flux1-schnell": lambda: type("FluxS", (Flux,), {"id": "flux1-schnell"})(tokens=256, guidance=False),
     "sd35-medium": lambda: SD3(),
+    "sd3-medium": lambda: SD3Medium(),
+    "flux1-kontext-dev": lambda: FluxKontext(),
+    "qwen-image": lambda: QwenImage(),
+    "wan22-ti2v-5b": lambda: Wan22TI2V(),
     "sd35-large": lambda: type("SD3L", (SD3,), {"id": "sd35-large"})(SD35_LARGE, torch.bfloat16),
     "wan21-t2v-1.3b": lambda: Wan(),
     "wan21-t2v-14b": lambda: type("Wan14", (Wan,), {"id": "wan21-t2v-14b"})(WAN_14B),
@@ -712,14 +938,21 @@ def run(pid: str, quick: bool) -> dict:
         "denoise": [],
         "decode": [],
     }
-    batches = [1, 2, 4]
-    for cfg in cfgs:
-        for b in batches:
-            r = traced(p.text, b, cfg)
-            rec["text"].append({"batch": b, "cfg": cfg, **r})
-    points = [(w, h, f) for (w, h, f) in VIDEO_POINTS] if p.video else [(w, h, 1) for (w, h) in IMAGE_SIZES]
+    batches = getattr(p, "batches", [1, 2, 4])
+    points = getattr(p, "points", None) or (
+        [(w, h, f) for (w, h, f) in VIDEO_POINTS] if p.video else [(w, h, 1) for (w, h) in IMAGE_SIZES])
     if quick:
         points = points[:2]
+    for cfg in cfgs:
+        for b in batches:
+            if getattr(p, "image_input", False):
+                # The reference image's VAE encode follows the prompt encoding in the same phase.
+                for (w, h, _) in points:
+                    r = traced(p.text, b, cfg, h, w)
+                    rec["text"].append({"batch": b, "cfg": cfg, "width": w, "height": h, **r})
+            else:
+                r = traced(p.text, b, cfg)
+                rec["text"].append({"batch": b, "cfg": cfg, **r})
     for (w, h, f) in points:
         for b in batches:
             if p.video and b > 2:
@@ -729,13 +962,21 @@ def run(pid: str, quick: bool) -> dict:
                 rec["denoise"].append({"width": w, "height": h, "frames": f, "batch": b, "cfg": cfg, **r})
                 print(f"  {pid} denoise {w}x{h}x{f} b{b} cfg={cfg}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
             # Tiling is traced at batch 1 (its tile loop does not depend on the batch; the untiled
-            # points carry the batch scaling).
-            for tiling in (False, True) if b == 1 else (False,):
+            # points carry the batch scaling); slicing at the largest batch (one image at a time).
+            modes = [(False, False)]
+            if b == 1 and (w, h, f) not in getattr(p, "untiled_points", ()):
+                modes.append((True, False))
+            if b == batches[-1] and b > 1 and not p.video:
+                modes.append((False, True))
+            for tiling, slicing in modes:
                 p.decode_setup()
-                r = traced(p.vae_decode, b, h, w, f, tiling)
+                r = traced(p.vae_decode_sliced if slicing else p.vae_decode, b, h, w, f, tiling)
                 p.decode_teardown()
-                rec["decode"].append({"width": w, "height": h, "frames": f, "batch": b, "tiling": tiling, **r})
-                print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+                row = {"width": w, "height": h, "frames": f, "batch": b, "tiling": tiling, **r}
+                if slicing:
+                    row["slicing"] = True
+                rec["decode"].append(row)
+                print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling} slicing={slicing}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
     rec["seconds"] = round(time.time() - t0, 1)
     return rec
 
@@ -745,6 +986,8 @@ def main():
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "tests" / "traces" / "diffusion"))
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--text-only", action="store_true",
+                    help="rewrite only the text-encoding points of existing traces")
     ap.add_argument("--weights-only", action="store_true",
                     help="rewrite only the weights and residency of existing traces")
     a = ap.parse_args()
@@ -752,6 +995,19 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     for pid in a.only or list(PIPES):
         print(f"tracing {pid}", file=sys.stderr)
+        if a.text_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            cfgs = [True, False] if p.cfg else [False]
+            rec["text"] = []
+            for cfg in cfgs:
+                for b in getattr(p, "batches", [1, 2, 4]):
+                    r = traced(p.text, b, cfg)
+                    r.pop("ops", None)
+                    rec["text"].append({"batch": b, "cfg": cfg, **r})
+            path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
         if a.weights_only:
             path = out / f"{pid}.json"
             rec = json.loads(path.read_text())

@@ -24,9 +24,9 @@ proptest! {
     }
 
     #[test]
-    fn generation_values(w in 0u32..20_000, h in 0u32..20_000, frames in 0u32..3000, batch in 0u32..200, p in 0usize..14) {
-        let pipes = ["sd15", "sdxl", "sdxl-refiner", "sd35-medium", "sd35-large", "flux1-dev", "flux1-schnell",
-            "wan21-t2v-1.3b", "wan21-t2v-14b", "wan22-t2v-a14b", "hunyuanvideo", "cogvideox-2b", "cogvideox-5b", "ltx-video"];
+    fn generation_values(w in 0u32..20_000, h in 0u32..20_000, frames in 0u32..3000, batch in 0u32..200, p in 0usize..18) {
+        let pipes = ["sd15", "sdxl", "sdxl-refiner", "sd3-medium", "sd35-medium", "sd35-large", "flux1-dev", "flux1-schnell", "flux1-kontext-dev", "qwen-image",
+            "wan21-t2v-1.3b", "wan21-t2v-14b", "wan22-t2v-a14b", "wan22-ti2v-5b", "hunyuanvideo", "cogvideox-2b", "cogvideox-5b", "ltx-video"];
         for kind in ["generate_image", "generate_video"] {
             run(serde_json::json!({
                 "workload": {kind: {"pipeline": pipes[p], "width": w, "height": h, "frames": frames, "batch": batch,

@@ -104,10 +104,22 @@ const PIPELINE_REPOS: &[(&str, &[&str])] = &[
             "stabilityai/stable-diffusion-xl-refiner-1.0",
         ],
     ),
+    (
+        "sd3-medium",
+        &[
+            "stabilityai/stable-diffusion-3-medium-diffusers",
+            "stabilityai/stable-diffusion-3-medium",
+        ],
+    ),
     ("sd35-medium", &["stabilityai/stable-diffusion-3.5-medium"]),
     ("sd35-large", &["stabilityai/stable-diffusion-3.5-large"]),
     ("flux1-dev", &["black-forest-labs/FLUX.1-dev"]),
     ("flux1-schnell", &["black-forest-labs/FLUX.1-schnell"]),
+    (
+        "flux1-kontext-dev",
+        &["black-forest-labs/FLUX.1-Kontext-dev"],
+    ),
+    ("qwen-image", &["Qwen/Qwen-Image"]),
     (
         "wan21-t2v-1.3b",
         &["Wan-AI/Wan2.1-T2V-1.3B", "Wan-AI/Wan2.1-T2V-1.3B-Diffusers"],
@@ -119,6 +131,10 @@ const PIPELINE_REPOS: &[(&str, &[&str])] = &[
     (
         "wan22-t2v-a14b",
         &["Wan-AI/Wan2.2-T2V-A14B", "Wan-AI/Wan2.2-T2V-A14B-Diffusers"],
+    ),
+    (
+        "wan22-ti2v-5b",
+        &["Wan-AI/Wan2.2-TI2V-5B", "Wan-AI/Wan2.2-TI2V-5B-Diffusers"],
     ),
     (
         "hunyuanvideo",

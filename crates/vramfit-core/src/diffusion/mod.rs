@@ -18,8 +18,15 @@
 //!   module of the active part (a quarter of one block). The official Wan code differs:
 //!   `--offload_model` keeps the DiT on the GPU while T5 encodes (`WanT2V.__init__` moves it
 //!   there) and moves it to the CPU before decoding (`self.model.cpu(); empty_cache()`).
+//!   diffusers keeps a model's `_keep_in_fp32_modules` fp32 for any 16-bit dtype (Wan).
+//!   A reference image (FLUX.1 Kontext) keeps the VAE resident from its encode to the decode
+//!   under model offload (the denoiser's hook offloads only the last text encoder).
 //! - **Text encoding**: per prompt (negative prompt too under CFG, not per image:
-//!   `prompt_embeds.repeat(1, num_images_per_prompt, 1)`): tokens × hidden × 16 live copies.
+//!   `prompt_embeds.repeat(1, num_images_per_prompt, 1)`): one layer's live copies of the hidden
+//!   state (T5: the first layer's attention with its relative bias, or a later feed-forward with
+//!   fp16's fp32 `wo` cast), every hidden state and a causal LM's logits where the pipeline asks
+//!   for them, the padding and concatenations of the prompt embeddings (SD3) and of the CFG pair;
+//!   then the reference image's VAE encode (FLUX.1 Kontext) in the same phase.
 //! - **Denoising**: latent tokens = (W/f/p)·(H/f/p)·latent frames, latent frames =
 //!   (frames − 1)/t + 1; batch × 2 under batched CFG (`torch.cat([latents] * 2)`; Wan runs cond and
 //!   uncond one after the other; FLUX.1 and HunyuanVideo are guidance-distilled). Transformers free
@@ -40,7 +47,7 @@
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
-use crate::bytes::{add, from_u128, sum};
+use crate::bytes::{add, sum};
 use crate::limits::{Field, RangeError};
 use serde::{Deserialize, Serialize};
 
@@ -447,6 +454,10 @@ fn load(g: &Generation, part: &'static Part) -> Loaded {
     if format == PipelinePartFormat::Fp16 {
         bytes += PipelinePartFormat::Fp16.bytes(part.fp32_keep.min(part.params));
     }
+    if matches!(format, PipelinePartFormat::Fp16 | PipelinePartFormat::Bf16) {
+        // fp32 instead of 16-bit: 2 more bytes each.
+        bytes += PipelinePartFormat::Bf16.bytes(part.fp32_any.min(part.params));
+    }
     let buffer_format = if format == PipelinePartFormat::Fp32 {
         format
     } else {
@@ -468,13 +479,15 @@ fn resident(l: &Loaded, offload: Offload) -> u64 {
         // accelerate `cpu_offload`: the largest chain of nested direct parameters, at the part's
         // bytes per parameter; buffers stay on the GPU (the top module has no direct parameters,
         // so diffusers passes `offload_buffers=False`).
+        // The leaf is stored in its own dtype: the part's format, 16-bit where quantisation
+        // leaves the token embedding alone (T5's fp32 `wo` is not the leaf).
         Offload::Sequential if l.part.leaf > 0 => {
-            let p = u128::from(l.part.params.max(1));
-            let weights = u128::from(l.bytes - l.buffer_bytes);
-            add(
-                from_u128(weights * u128::from(l.part.leaf) / p),
-                l.buffer_bytes,
-            )
+            let format = if l.format.quantized() && l.part.leaf <= l.part.keep16 {
+                PipelinePartFormat::Bf16
+            } else {
+                l.format
+            };
+            add(format.bytes(l.part.leaf), l.buffer_bytes)
         }
         Offload::Sequential => l.bytes / (4 * u64::from(l.part.blocks.max(1))),
         _ => l.bytes,
@@ -580,20 +593,37 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         Offload::Model if two_meet => te_sizes.iter().take(2).fold(0, |a, b| add(a, *b)),
         _ => te_sizes.first().copied().unwrap_or(0),
     };
-    let encoders: Vec<(&Part, u64)> = of(Role::TextEncoder)
-        .map(|l| (l.part, l.format.act()))
-        .collect();
-    let te_act = text_activations(p, g, &encoders);
+    // A reference image (FLUX.1 Kontext) is encoded after the prompt: under model offload the
+    // VAE's hook offloads only the part before it in `model_cpu_offload_seq` (the denoiser, not
+    // on the GPU), so the last text encoder stays beside the VAE; the VAE then stays through
+    // denoising (the denoiser's hook offloads the last text encoder) until decoding.
+    // (Sequential: the VAE's largest leaf when it outweighs the encoders'.)
+    let image_in = p.reference_image;
+    let te_resident = if image_in && g.offload == Offload::Sequential {
+        te_resident.max(vae_one)
+    } else {
+        te_resident
+    };
+    let encoders: Vec<(&Part, PipelinePartFormat)> =
+        of(Role::TextEncoder).map(|l| (l.part, l.format)).collect();
+    let (te_act, te_kept) = text_activations(p, g, &encoders);
+    let te_act = if image_in {
+        te_act.max(add(te_kept, encode_activations(p, g, &s, vae_format)))
+    } else {
+        te_act
+    };
     let text = match (g.offload, wan) {
         (Offload::None, _) => [te_resident, dn_all, vae_all, te_act],
         // Wan2.1: the DiT is already on the GPU while T5 encodes (one expert for Wan2.2 A14B,
         // whose experts start on the CPU, is not modelled: it keeps one).
         (Offload::Model, true) => [te_resident, dn_one, 0, te_act],
+        (Offload::Model, _) if image_in => [te_resident, 0, vae_all, te_act],
         _ => [te_resident, 0, 0, te_act],
     };
     let dn_act = add(denoise_activations(p, g, &s, dn_format), quant_transient);
     let denoise = match g.offload {
         Offload::None => [te_all, dn_all, vae_all, dn_act],
+        Offload::Model if image_in => [0, dn_one, vae_all, dn_act],
         _ => [0, dn_one, 0, dn_act],
     };
     // `vae.to(float32)` replaces each 16-bit tensor by its fp32 copy: what is resident doubles.

@@ -12,6 +12,11 @@
 //! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
+//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, and the CLIP / T5 / VAE
+//!   counts every pipeline shares: meta instantiation of diffusers 0.42.1 / transformers 5.23.0
+//!   from the published `config.json` values (`tools/trace/trace.py`, recorded as `param_count`
+//!   in `tests/traces/diffusion/*.json`); each entry's `source` names its config. Qwen2.5-VL-7B
+//!   also matches its published safetensors total (8,292,166,656).
 
 use super::PipelinePartFormat;
 
@@ -51,6 +56,10 @@ pub struct Part {
     pub keep16: u64,
     /// Parameters kept in fp32 when the part loads as fp16 (T5 `_keep_in_fp32_modules = ["wo"]`).
     pub fp32_keep: u64,
+    /// Parameters kept in fp32 whatever 16-bit dtype the part loads in: diffusers'
+    /// `load_model_dict_into_meta` applies a model's `_keep_in_fp32_modules` for any `torch_dtype`
+    /// (Wan: time embedder, norms, modulation tables).
+    pub fp32_any: u64,
     /// Non-parameter buffers stored with the weights (SD3 pos-embed, CogVideoX sincos).
     pub buffers: u64,
     /// Text encoders: hidden size and tokens per prompt (0 for other parts).
@@ -73,6 +82,12 @@ pub struct Part {
     /// bias (`relative_attention_bias` lookup, T × T × heads, then a contiguous (1, heads, T, T)
     /// copy): 2 × heads × T² elements beside q, k, v and the stream (traced).
     pub bias_heads: u32,
+    /// Text encoders that are causal language models called with their head (Qwen2.5-VL's
+    /// `Qwen2_5_VLForConditionalGeneration`, `logits_to_keep=0`): the vocabulary, whose logits
+    /// over every token stay in the output beside the hidden states (0 otherwise).
+    pub logits_vocab: u32,
+    /// T5 encoders: the feed-forward width d_ff (10,240 for T5-XXL and umT5-XXL); 0 otherwise.
+    pub ff: u32,
 }
 
 /// One resolution level of a UNet (at `downscale` × the latent grid).
@@ -144,6 +159,14 @@ pub struct Pipeline {
     pub text_tokens: u32,
     /// Text tokens join the image tokens in self-attention (MMDiT, CogVideoX).
     pub joint_text: bool,
+    /// Width of the text embeddings the denoiser takes (T5-XXL 4096; Qwen2.5-VL 3584).
+    pub text_dim: u32,
+    /// An input image is encoded by the VAE after the prompt and its latent tokens join the
+    /// image tokens of every denoiser call (FLUX.1 Kontext: `torch.cat([latents, image_latents],
+    /// dim=1)`); modelled at the output size, as when an image is edited at its own resolution.
+    pub reference_image: bool,
+    /// diffusers' WanPipeline: fp32 latents (and mask), a 16-bit copy per denoiser call.
+    pub fp32_latents: bool,
     /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
     pub block_x10: u32,
     /// The same for the text tokens of a joint block, where they differ (0: as image tokens).
@@ -176,6 +199,7 @@ const fn te(
         default_format: f,
         keep16: 0,
         fp32_keep: 0,
+        fp32_any: 0,
         buffers: 0,
         hidden,
         tokens,
@@ -185,6 +209,8 @@ const fn te(
         layer_x10: 160,
         all_hidden: false,
         bias_heads: 0,
+        logits_vocab: 0,
+        ff: 0,
     }
 }
 
@@ -202,6 +228,7 @@ const fn dn(
         default_format: f,
         keep16: 0,
         fp32_keep: 0,
+        fp32_any: 0,
         buffers,
         hidden: 0,
         tokens: 0,
@@ -210,6 +237,8 @@ const fn dn(
         layer_x10: 0,
         all_hidden: false,
         bias_heads: 0,
+        logits_vocab: 0,
+        ff: 0,
     }
 }
 
@@ -221,6 +250,7 @@ const fn vae(params: u64, f: PipelinePartFormat) -> Part {
         default_format: f,
         keep16: 0,
         fp32_keep: 0,
+        fp32_any: 0,
         buffers: 0,
         hidden: 0,
         tokens: 0,
@@ -229,10 +259,12 @@ const fn vae(params: u64, f: PipelinePartFormat) -> Part {
         layer_x10: 0,
         all_hidden: false,
         bias_heads: 0,
+        logits_vocab: 0,
+        ff: 0,
     }
 }
 
-/// T5-v1.1-XXL encoder (4,762.3 M; embedding 32,128 × 4096; `wo` 24 × 10,240 × 4096).
+/// T5-v1.1-XXL encoder (4,762,310,656; embedding 32,128 × 4096; `wo` 24 × 10,240 × 4096).
 const fn t5(tokens: u32, f: PipelinePartFormat) -> Part {
     Part {
         keep16: 131_596_288,
@@ -243,7 +275,8 @@ const fn t5(tokens: u32, f: PipelinePartFormat) -> Part {
         // two stream copies = 7 rows, beside the bias (traced, FLUX.1-dev, 512 tokens).
         layer_x10: 70,
         bias_heads: 64,
-        ..te("t5_xxl", 4_762_300_000, f, 4096, tokens)
+        ff: 10_240,
+        ..te("t5_xxl", 4_762_310_656, f, 4096, tokens)
     }
 }
 
@@ -271,11 +304,12 @@ const fn flux_dn(params: u64) -> Part {
     }
 }
 
-const CLIP_L: u64 = 123_060_000;
-const CLIP_L_PROJ: u64 = 123_650_000;
-const CLIP_G: u64 = 694_660_000;
-const SD_VAE: u64 = 83_650_000;
-const FLUX_VAE: u64 = 83_820_000;
+// Exact counts of the meta-device instantiation (`tests/traces/diffusion/*.json` `param_count`).
+const CLIP_L: u64 = 123_060_480;
+const CLIP_L_PROJ: u64 = 123_650_304;
+const CLIP_G: u64 = 694_659_840;
+const SD_VAE: u64 = 83_653_863;
+const FLUX_VAE: u64 = 83_819_683;
 
 use PipelinePartFormat::{Bf16, Fp16, Fp32};
 
@@ -358,6 +392,9 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         denoiser_heads: 0,
         text_tokens: 77,
         joint_text: false,
+        text_dim: 4096,
+        reference_image: false,
+        fp32_latents: false,
         // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
         // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
         // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
@@ -418,15 +455,70 @@ const fn wan(
     }
 }
 
+/// Qwen2.5-VL-7B-Instruct as Qwen-Image's text encoder (`_get_qwen_prompt_embeds`): the 34-token
+/// system template + the prompt, `output_hidden_states=True`, the head's logits over every token;
+/// the output object stays referenced while the last hidden state is masked, cut and stacked.
+/// Peak at the `torch.stack` (traced), in rows of 162 tokens × 3,584: the 28 layers' hidden
+/// states (`blocks`) + the embedding output, the mask-selected copy, the cut prompt's `cat` and
+/// `stack` (2 × 128 / 162), and the KV cache the call returns (`use_cache`: 2 × 28 layers × 4 KV
+/// heads × 128 = 8 rows) = 11.6 rows more, + the logits (162 × 152,064). The MLP inside a layer
+/// (3 × 18,944 + 2 × 3,584 per token) stays below it.
+const QWEN_TE: Part = Part {
+    keep16: 544_997_376,
+    blocks: 28,
+    leaf: 544_997_376,
+    layer_x10: 116,
+    all_hidden: true,
+    logits_vocab: 152_064,
+    ..te("qwen25_vl", 8_292_166_656, Bf16, 3584, 162)
+};
+
+/// Qwen-Image's VAE (`AutoencoderKLQwenImage`, the Wan 2.1 causal decoder on one frame, 16-bit):
+/// the image rule with the causal caches as live maps. Every causal conv keeps its input frame
+/// for a next chunk that never comes (`feat_cache`): 1,182 channels at full resolution = 12.3
+/// maps of the 96-channel stage, + 5.71 maps live at the full-resolution resnet's conv (traced)
+/// = 18.02. Tiling (`tiled_decode`): 256 px tiles at a 192 px stride, as the image rule.
+const QWEN_VAE: VaeDecode = VaeDecode {
+    stage_channels: 96,
+    stage_downscale: 1,
+    live_x100: 1802,
+    workspace_x100_16: 150,
+    workspace_x100_32: 0,
+    cache_x100: 0,
+    chunk_frames: 1,
+    tile: (256, 256),
+    upcast: false,
+};
+
+/// Wan 2.2's VAE in diffusers (`AutoencoderKLWan` with `patch_size` 2, fp32): the decoder's last
+/// stage runs at half the output resolution with 256 channels; one latent frame (4 output
+/// frames) per call, the decoded chunks concatenated.
+const WAN22_VAE: VaeDecode = VaeDecode {
+    stage_channels: 256,
+    stage_downscale: 2,
+    live_x100: 1500,
+    workspace_x100_16: 150,
+    workspace_x100_32: 0,
+    cache_x100: 2300,
+    chunk_frames: 4,
+    tile: (256, 256),
+    upcast: false,
+};
+
 const WAN_T5: Part = Part {
     keep16: 1_050_148_864,
     blocks: 24,
     leaf: 1_050_148_864,
     layer_x10: 70,
     bias_heads: 64,
+    ff: 10_240,
     ..te("umt5_xxl", 5_680_910_336, Bf16, 4096, 512)
 };
-const WAN_VAE_PART: Part = vae(126_900_000, Fp32);
+/// Wan 2.1's VAE (126,892,531, traced); its largest leaf is a 384-channel 3×3×3 conv (traced).
+const WAN_VAE_PART: Part = Part {
+    leaf: 3_981_696,
+    ..vae(126_892_531, Fp32)
+};
 const WAN14: u64 = 14_288_491_584;
 
 /// CogVideoX (diffusers 0.30 `AutoencoderKLCogVideoX._decode`, 16-bit): frame batches of 2 latent
@@ -476,6 +568,7 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_hidden: 1280,
         denoiser_layers: 16,
         denoiser_heads: 8,
+        text_dim: 768,
         unet: SD15_UNET,
         vae: vae2d(512, false),
         source: "runwayml/stable-diffusion-v1-5 configs; diffusers StableDiffusionPipeline",
@@ -491,6 +584,8 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_hidden: 1280,
         denoiser_layers: 70,
         denoiser_heads: 20,
+        // CLIP-L ‖ CLIP-G.
+        text_dim: 2048,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline",
@@ -502,10 +597,32 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_hidden: 1280,
         denoiser_layers: 70,
         denoiser_heads: 20,
+        // CLIP-L ‖ CLIP-G.
+        text_dim: 2048,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident",
         ..base("sdxl-refiner", "Stable Diffusion XL base + refiner", SDXL_REFINER_PARTS)
+    },
+    Pipeline {
+        denoiser_hidden: 1536,
+        denoiser_layers: 24,
+        denoiser_heads: 24,
+        text_tokens: 333,
+        joint_text: true,
+        // The 3.5 Medium's traced MMDiT block less one copy: 3.0's blocks have no second
+        // attention, whose AdaLN output (`norm_hidden_states2`) 3.5 keeps live through the
+        // feed-forward (traced: exactly 1536 × 2 B per image token fewer).
+        block_x10: 130,
+        text_x10: 25,
+        source: "stabilityai/stable-diffusion-3-medium-diffusers transformer/config.json (num_layers 24, 24 heads × 64, caption_projection_dim 1536, pos_embed_max_size 192, no dual_attention_layers, no qk_norm; meta instantiation: 2,028,328,000 parameters + the 192² × 1536 pos-embed buffer); text encoders and VAE as 3.5 Medium; diffusers StableDiffusion3Pipeline",
+        ..base("sd3-medium", "Stable Diffusion 3 Medium", &[
+            clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
+            clip_g(Fp16),
+            t5(256, Fp16),
+            Part { leaf: 14_164_992, ..dn("transformer", 2_028_328_000, Fp16, 24, 56_623_104) },
+            vae_kl(FLUX_VAE, Fp16),
+        ])
     },
     Pipeline {
         denoiser_hidden: 1536,
@@ -557,7 +674,7 @@ pub static PIPELINES: &[Pipeline] = &[
         ..base("flux1-dev", "FLUX.1 [dev]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
-            flux_dn(11_901_400_000),
+            flux_dn(11_901_408_320),
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
@@ -570,15 +687,62 @@ pub static PIPELINES: &[Pipeline] = &[
         joint_text: true,
         // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
         block_extra: 1024,
-        source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10.2 M); max_sequence_length 256",
+        source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10,229,760); max_sequence_length 256",
         ..base("flux1-schnell", "FLUX.1 [schnell]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
-            flux_dn(11_891_170_000),
+            flux_dn(11_891_178_560),
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
-    wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[WAN_T5, dn("transformer", 1_418_996_800, Fp32, 30, 0), WAN_VAE_PART], 1536, 30),
+    Pipeline {
+        cfg: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 57,
+        denoiser_heads: 24,
+        text_tokens: 512,
+        joint_text: true,
+        reference_image: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
+        source: "black-forest-labs/FLUX.1-Kontext-dev transformer/config.json (the FLUX.1-dev layout: 19 double + 38 single blocks, 24 heads × 128, in_channels 64, guidance_embeds; meta instantiation 11,901,408,320 parameters); text encoders and VAE as FLUX.1-dev; diffusers FluxKontextPipeline",
+        ..base("flux1-kontext-dev", "FLUX.1 Kontext [dev]", &[
+            te("clip_l", CLIP_L, Bf16, 768, 77),
+            t5(512, Bf16),
+            flux_dn(11_901_408_320),
+            vae_kl(FLUX_VAE, Bf16),
+        ])
+    },
+    Pipeline {
+        cfg_batched: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 60,
+        denoiser_heads: 24,
+        text_tokens: 128,
+        joint_text: true,
+        text_dim: 3584,
+        // `QwenImageTransformerBlock` at the image stream's feed-forward GELU (traced): its input
+        // and GELU (2 × 4 d) and 7 copies of the image hidden state (stream, norm, modulated,
+        // attention output, gated residual, caller's copies) = 15 d; 5 copies of the text stream
+        // beside it; the complex64 RoPE rows (2 × 64 × 8 B per token).
+        block_x10: 150,
+        text_x10: 50,
+        block_extra: 1024,
+        vae: QWEN_VAE,
+        source: "Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens",
+        ..base("qwen-image", "Qwen-Image", &[
+            QWEN_TE,
+            Part { leaf: 56_641_536, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
+            Part { leaf: 3_981_696, ..vae(126_892_531, Bf16) },
+        ])
+    },
+    // 1.3B transformer (traced in diffusers): its largest leaf 14,171,136, 3,127,296 parameters
+    // fp32 by `_keep_in_fp32_modules`, 262,144 fp32 RoPE buffer elements (524,288 16-bit units).
+    wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[
+        WAN_T5,
+        Part { leaf: 14_171_136, fp32_any: 3_127_296, ..dn("transformer", 1_418_996_800, Fp32, 30, 524_288) },
+        WAN_VAE_PART,
+    ], 1536, 30),
     wan("wan21-t2v-14b", "Wan2.1 T2V 14B", &[WAN_T5, dn("transformer", WAN14, Fp32, 40, 0), WAN_VAE_PART], 5120, 40),
     Pipeline {
         source: "Wan-Video/Wan2.2 T2V-A14B: high- and low-noise experts of the Wan2.1 14B layout",
@@ -588,6 +752,27 @@ pub static PIPELINES: &[Pipeline] = &[
             dn("transformer_2", WAN14, Fp32, 40, 0),
             WAN_VAE_PART,
         ], 5120, 40)
+    },
+    Pipeline {
+        vae_factor: 16,
+        latent_channels: 48,
+        denoiser_heads: 24,
+        // diffusers `WanTransformerBlock` at the feed-forward's GELU (traced): five bf16 copies
+        // of the hidden state, and per token (`expand_timesteps` gives each token its timestep)
+        // the 6-way modulation twice: `timestep_proj` (6 d, bf16) and `scale_shift_table +
+        // temb.float()` (6 d, fp32) = 23 copies; the FFN input and GELU (2 × 14,336 × 2 B) and
+        // the fp32 RoPE cos and sin rows (2 × 128 × 4 B) per token.
+        block_x10: 230,
+        block_extra: 4 * 14_336 + 1024,
+        fp32_latents: true,
+        runtime: Runtime::Diffusers,
+        vae: WAN22_VAE,
+        source: "Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)",
+        ..wan("wan22-ti2v-5b", "Wan2.2 TI2V 5B", &[
+            WAN_T5,
+            Part { fp32_any: 10_973_184, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
+            Part { leaf: 28_312_576, ..vae(704_688_668, Fp32) },
+        ], 3072, 30)
     },
     Pipeline {
         video: true,

@@ -28,15 +28,24 @@ pub(super) fn shape(p: &Pipeline, g: &Generation) -> Shape {
 /// Text-encoding peak: the pipeline calls its encoders one prompt at a time (the negative prompt
 /// after the positive one under CFG), in catalog order; each call's working set is one layer's
 /// live copies of the hidden state (+ every layer's output when the pipeline asks for
-/// `output_hidden_states`), beside the embeddings the earlier calls returned, already repeated to
-/// the batch (`prompt_embeds.repeat(1, num_images_per_prompt, 1)`).
-pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part, u64)]) -> u64 {
+/// `output_hidden_states`, + a causal LM head's logits), beside the embeddings the earlier calls
+/// returned, already repeated to the batch (`prompt_embeds.repeat(1, num_images_per_prompt, 1)`).
+/// A prompt's embeddings are its encoders' rows or, where the pipeline pads and concatenates them
+/// (SD3: CLIP-L ‖ CLIP-G padded to T5's width, then T5's tokens), `text_tokens × text_dim`.
+/// Returns (peak, the embeddings kept when the last call returns).
+pub(super) fn text_activations(
+    p: &Pipeline,
+    g: &Generation,
+    encoders: &[(&Part, PipelinePartFormat)],
+) -> (u64, u64) {
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
     let batch = u64::from(g.batch);
     let mut kept = 0;
     let mut peak = 0;
     for _ in 0..prompts {
-        for &(part, b) in encoders {
+        let mut rows = 0;
+        for &(part, format) in encoders {
+            let b = format.act();
             let row = prod(&[u64::from(part.tokens), u64::from(part.hidden), b]);
             let hidden = if part.all_hidden {
                 u64::from(part.blocks)
@@ -44,16 +53,84 @@ pub(super) fn text_activations(p: &Pipeline, g: &Generation, encoders: &[(&Part,
                 0
             };
             let tokens = u64::from(part.tokens);
-            let bias = prod(&[2, u64::from(part.bias_heads), tokens, tokens, b]);
-            let call = add(
+            let bias = prod(&[u64::from(part.bias_heads), tokens, tokens, b]);
+            let logits = prod(&[tokens, u64::from(part.logits_vocab), b]);
+            let call = sum([
                 div(mul(row, u64::from(part.layer_x10) + 10 * hidden), 10),
-                bias,
-            );
-            peak = peak.max(add(kept, call));
-            kept = add(kept, mul(batch, row));
+                mul(2, bias),
+                logits,
+            ]);
+            let call = call.max(t5_feed_forward(part, format, bias));
+            peak = peak.max(sum([kept, rows, call]));
+            // What the pipeline keeps: at most the tokens the denoiser sees (Qwen-Image and
+            // HunyuanVideo drop their system template's tokens).
+            let kept_tokens = tokens.min(u64::from(p.text_tokens));
+            let one = prod(&[kept_tokens, u64::from(part.hidden), b]);
+            rows = add(rows, mul(batch, one));
+            // `repeat` holds the prompt's rows beside their batch copies (traced, SD1.5 × 16).
+            peak = peak.max(sum([kept, rows, one]));
         }
+        let padded = prod(&[batch, u64::from(p.text_tokens), u64::from(p.text_dim), 2]);
+        if padded > rows {
+            // SD3 repeats each encoder's rows to the batch, pads the CLIP rows to T5's width and
+            // concatenates: the padded pieces and the result are live together (traced).
+            peak = peak.max(add(kept, mul(2, padded)));
+        }
+        kept = add(kept, rows.max(padded));
     }
-    peak.max(kept)
+    if p.cfg_batched && prompts == 2 {
+        // `torch.cat([negative_prompt_embeds, prompt_embeds])`: both and their concatenation.
+        peak = peak.max(mul(2, kept));
+    }
+    (peak.max(kept), kept)
+}
+
+/// T5's feed-forward in a later layer (traced): the relative-position bias computed by the first
+/// layer stays for all (`bias`), the stack holds the embedding output and the block's input, the
+/// block its post-attention residual and the norm's output; `T5DenseGatedActDense` holds the
+/// GELU branch, the linear branch and their product (3 × d_ff). Loaded as fp16, `wo` stays fp32
+/// (`_keep_in_fp32_modules`): the product is cast to fp32 beside them (+ 4 bytes × d_ff) and the
+/// residual stream becomes fp32 from the first feed-forward on (the block's input and residual
+/// at 4 bytes). 0 for other encoders (no `ff`).
+fn t5_feed_forward(part: &Part, format: PipelinePartFormat, bias: u64) -> u64 {
+    if part.ff == 0 {
+        return 0;
+    }
+    let b = format.act();
+    let wo32 = format == PipelinePartFormat::Fp16 && part.fp32_keep > 0;
+    let (ff_bytes, stream_bytes) = if wo32 {
+        (3 * b + 4, 2 * b + 2 * 4)
+    } else {
+        (3 * b, 4 * b)
+    };
+    let per_token = add(
+        mul(u64::from(part.ff), ff_bytes),
+        mul(u64::from(part.hidden), stream_bytes),
+    );
+    add(mul(u64::from(part.tokens), per_token), bias)
+}
+
+/// The reference image's VAE encode (FLUX.1 Kontext `prepare_latents`, one image whatever the
+/// batch: its latents are repeated afterwards). `AutoencoderKL.encode` peaks in the first down
+/// block's resnets at full resolution, where five maps of its 128 channels are live (the block
+/// input, the norm, the SiLU, the conv output and the residual sum; traced), beside the input
+/// image in the VAE's dtype and the batch's repeated latents.
+pub(super) fn encode_activations(
+    p: &Pipeline,
+    g: &Generation,
+    s: &Shape,
+    vae_format: PipelinePartFormat,
+) -> u64 {
+    let b = vae_format.act();
+    let px = mul(u64::from(g.width), u64::from(g.height));
+    let latents = prod(&[
+        s.batch,
+        u64::from(p.latent_channels),
+        s.latent_h,
+        s.latent_w,
+        b,
+    ]);
+    sum([prod(&[5, 128, px, b]), prod(&[3, px, b]), latents])
 }
 
 /// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
@@ -73,7 +150,9 @@ pub(super) fn denoise_activations(
         s.latent_h / u64::from(p.patch.max(1)),
         s.latent_w / u64::from(p.patch.max(1)),
     );
-    let image_tokens = mul(grid, s.latent_frames);
+    // FLUX.1 Kontext: the reference image's tokens join every call.
+    let refs = if p.reference_image { 2 } else { 1 };
+    let image_tokens = prod(&[grid, s.latent_frames, refs]);
     let text = u64::from(p.text_tokens);
     let heads = u64::from(p.denoiser_heads);
     let naive = g.attention == Attention::Naive;
@@ -147,16 +226,30 @@ pub(super) fn denoise_activations(
         }
         mul(s.cfg_batch, peak)
     };
-    let latents = prod(&[
-        4,
+    // Latent copies live at the block (traced): the pipeline's latents; the batched-CFG input
+    // `torch.cat([latents] * 2)`; FLUX.1 Kontext's reference latents and the `torch.cat` of both.
+    // diffusers' WanPipeline keeps the latents and its `expand_timesteps` mask fp32 and gives
+    // each call a 16-bit copy (10 bytes); the official Wan code, four fp32 copies (16 bytes).
+    let elems = prod(&[
         s.batch,
         u64::from(p.latent_channels),
         s.latent_frames,
         s.latent_h,
         s.latent_w,
-        4,
     ]);
-    let embeds = prod(&[s.cfg_batch, text, 4096, 2]);
+    let per_elem = if p.runtime == Runtime::WanOfficial {
+        16
+    } else if p.fp32_latents {
+        10
+    } else {
+        let cfg_copies = if s.cfg_batch > s.batch { 2 } else { 0 };
+        let ref_copies = if p.reference_image { 3 } else { 0 };
+        b * (1 + cfg_copies + ref_copies)
+    };
+    let latents = mul(elems, per_elem);
+    // The prompt's embeddings and, under CFG, the negative prompt's (batched or not).
+    let prompts = if p.cfg && g.guidance { 2 } else { 1 };
+    let embeds = prod(&[prompts, s.batch, text, u64::from(p.text_dim), 2]);
     sum([work, latents, embeds])
 }
 
