@@ -104,7 +104,7 @@ test('window.vramfit in the app: catalog(), version, and a JSON error for bad in
   // Unified-memory machines are cards like any other.
   expect(r.gpus).toContain('dgx-spark');
   expect(r.pipelines).toContain('flux1-dev');
-  expect(r.modelKeys).toEqual(['arch', 'hf_aliases', 'hf_repo', 'id', 'name', 'published_params', 'source']);
+  expect(r.modelKeys).toEqual(['arch', 'hf_aliases', 'hf_repo', 'id', 'name', 'published_counts_mtp', 'published_params', 'source']);
   const cargo = fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8');
   expect(r.version).toBe(cargo.match(/\[workspace\.package\][^[]*?version = "([^"]+)"/)[1]);
   expect(r.bad.error.kind).toBe('invalid_scenario_json');
