@@ -52,6 +52,16 @@
 //! `moe_shared_expert_intermediate_size`; its router has an `e_score_correction_bias`
 //! (`NemotronHTopkRouter`), its experts and shared expert are ReLU² MLPs of `up` and `down`.
 //!
+//! Gemma 3n (`gemma3n` wrapping `gemma3n_text`, `Gemma3nTextConfig`) adds the per-layer
+//! embeddings and AltUp / LAuReL (`crate::model::PerLayerInputs`): `hidden_size_per_layer_input`,
+//! `vocab_size_per_layer_input`, `altup_num_inputs`, `laurel_rank`, and
+//! `num_kv_shared_layers` (`ModelArch::kv_shared_layers`), all required; `intermediate_size` is a
+//! per-layer list there, read when all its entries are equal (the released E2B and E4B configs;
+//! a MatFormer slice with mixed widths is an `InvalidValue`). Its `vision_config` (MobileNet-V5)
+//! and `audio_config` are not read: the text model is what is estimated, as vLLM's
+//! `Gemma3nForCausalLM` loads it (`load_weights` skips `vision_tower.`, `audio_tower.`,
+//! `embed_vision.`, `embed_audio.`).
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
 //! model (a Nemotron-H pattern mixing dense `-` and MoE `E` blocks), is an `InvalidValue` naming the
 //! key.
@@ -65,7 +75,8 @@ use crate::bytes::{add, prod, sum};
 use crate::format::WeightFormat;
 use crate::limits::arch;
 use crate::model::{
-    Family, Hybrid, LayerSet, Mla, ModelArch, Moe, Recurrent, RecurrentKind, SlidingWindow, Vision,
+    Family, Hybrid, LayerSet, Mla, ModelArch, Moe, PerLayerInputs, Recurrent, RecurrentKind,
+    SlidingWindow, Vision,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -215,9 +226,14 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
                 None => keys.count("intermediate_size")?,
             }
         }
+        (None, None) if family == Family::Gemma3n => per_layer_width(&keys, layers)?,
         (None, None) => keys.count("intermediate_size")?,
     };
-    let vision = read_vision(outer, &keys, hidden, &model_type)?;
+    let vision = if family == Family::Gemma3n {
+        None
+    } else {
+        read_vision(outer, &keys, hidden, &model_type)?
+    };
     let hybrid = read_hybrid(&keys, family, layers, hidden)?;
     let sliding_window = match hybrid {
         Some(_) => None,
@@ -243,7 +259,61 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         hybrid,
         qk_norm: family == Family::Glm4Moe && flag(&keys, "use_qk_norm", false)?,
         mtp_layers: read_mtp_layers(&keys, family)?,
+        kv_shared_layers: read_kv_shared_layers(&keys, family, layers)?,
+        per_layer_inputs: read_per_layer_inputs(&keys, family)?,
     })
+}
+
+/// Gemma 3n's `intermediate_size`: one width, or a per-layer list of `layers` equal widths.
+fn per_layer_width(keys: &Keys, layers: u32) -> Result<u32, ConfigError> {
+    const KEY: &str = "intermediate_size";
+    let Some(list) = keys.get(KEY).and_then(Value::as_array) else {
+        return keys.count(KEY);
+    };
+    let first = list.first().and_then(Value::as_u64);
+    let same = list.len() == layers as usize && list.iter().all(|v| v.as_u64() == first);
+    match first {
+        Some(w) if same && w > 0 && w <= u64::from(ceiling(KEY)) => {
+            u32::try_from(w).map_err(|_| ConfigError::InvalidValue { key: KEY })
+        }
+        _ => Err(ConfigError::InvalidValue { key: KEY }),
+    }
+}
+
+/// `num_kv_shared_layers` (Gemma 3n): the last layers that reuse earlier layers' keys and values;
+/// 0 when absent, 0 or for other families. At most `layers`.
+fn read_kv_shared_layers(keys: &Keys, family: Family, layers: u32) -> Result<u32, ConfigError> {
+    const KEY: &str = "num_kv_shared_layers";
+    if family != Family::Gemma3n {
+        return Ok(0);
+    }
+    match keys.get(KEY) {
+        None | Some(Value::Null) => Err(ConfigError::MissingKey { key: KEY }),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= u64::from(layers) => Ok(n as u32),
+            Some(_) => Err(ConfigError::TooLarge {
+                key: KEY,
+                max: u64::from(layers),
+            }),
+            None => Err(ConfigError::InvalidValue { key: KEY }),
+        },
+    }
+}
+
+/// Gemma 3n's per-layer embeddings, AltUp and LAuReL (`crate::model::PerLayerInputs`).
+fn read_per_layer_inputs(
+    keys: &Keys,
+    family: Family,
+) -> Result<Option<PerLayerInputs>, ConfigError> {
+    if family != Family::Gemma3n {
+        return Ok(None);
+    }
+    Ok(Some(PerLayerInputs {
+        hidden: keys.count("hidden_size_per_layer_input")?,
+        vocab: keys.count("vocab_size_per_layer_input")?,
+        altup_inputs: keys.count("altup_num_inputs")?,
+        laurel_rank: keys.count("laurel_rank")?,
+    }))
 }
 
 /// The checkpoint's multi-token-prediction layers (`crate::model::ModelArch::mtp_layers`):
@@ -694,6 +764,7 @@ fn read_vision(
 fn family_of(model_type: &str) -> Option<Family> {
     match model_type {
         "gemma3" => Some(Family::Gemma3),
+        "gemma3n" => Some(Family::Gemma3n),
         "qwen2_vl" | "qwen2_5_vl" | "qwen2_5_vl_text" | "qwen2_vl_text" => Some(Family::Qwen2),
         "llama4" => Some(Family::Llama4),
         "mllama" | "mllama_text_model" => Some(Family::Llama),
@@ -728,6 +799,7 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::GraniteMoeHybrid => (false, 2048),
         Family::Olmo2 => (false, 2048),
         Family::Glm4Moe => (false, 131072),
+        Family::Gemma3n => (true, 32768),
     }
 }
 
@@ -747,7 +819,9 @@ fn ceiling(key: &str) -> u32 {
         | "moe_layer_freq"
         | "decoder_sparse_step"
         | "sliding_window_pattern" => arch::LAYERS,
-        "hidden_size" | "embed_dim" => arch::HIDDEN,
+        "hidden_size" | "embed_dim" | "hidden_size_per_layer_input" | "laurel_rank" => arch::HIDDEN,
+        "vocab_size_per_layer_input" => arch::VOCAB,
+        "altup_num_inputs" => arch::HEADS,
         "intermediate_size"
         | "intermediate_size_mlp"
         | "moe_intermediate_size"

@@ -102,11 +102,16 @@ pub enum Family {
     /// says so ([`ModelArch::qk_norm`]), leading dense layers (`first_k_dense_replace`), then MoE
     /// with a shared expert and a router bias (`e_score_correction_bias`).
     Glm4Moe,
+    /// Gemma 3n text (`gemma3n_text`, in `gemma3n`): Gemma 3's layer (four norms, q/k norms)
+    /// plus AltUp, LAuReL and per-layer embeddings ([`PerLayerInputs`]); its last
+    /// `num_kv_shared_layers` layers reuse earlier layers' keys and values
+    /// ([`ModelArch::kv_shared_layers`]).
+    Gemma3n,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 20] = [
+    pub const ALL: [Family; 21] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -127,6 +132,7 @@ impl Family {
         Family::GraniteMoeHybrid,
         Family::Olmo2,
         Family::Glm4Moe,
+        Family::Gemma3n,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -152,6 +158,7 @@ impl Family {
             Family::GraniteMoeHybrid => "granitemoehybrid",
             Family::Olmo2 => "olmo2",
             Family::Glm4Moe => "glm4_moe",
+            Family::Gemma3n => "gemma3n_text",
         }
     }
 
@@ -175,7 +182,7 @@ impl Family {
     pub fn qk_norm(self) -> bool {
         matches!(
             self,
-            Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe | Family::Qwen3Next
+            Family::Qwen3 | Family::Gemma3 | Family::Gemma3n | Family::Qwen3Moe | Family::Qwen3Next
         )
     }
 
@@ -207,7 +214,7 @@ impl Family {
     /// RMSNorm weights per decoder layer.
     pub fn norms_per_layer(self) -> u64 {
         match self {
-            Family::Gemma2 | Family::Gemma3 => 4,
+            Family::Gemma2 | Family::Gemma3 | Family::Gemma3n => 4,
             Family::NemotronH => 1,
             _ => 2,
         }
@@ -295,6 +302,38 @@ pub struct Vision {
     pub config_hidden: u32,
 }
 
+/// Per-layer embeddings (PLE) and, for Gemma 3n, the AltUp and LAuReL blocks
+/// (`modeling_gemma3n.py`: `Gemma3nTextModel`, `Gemma3nTextDecoderLayer`, `Gemma3nTextAltUp`,
+/// `Gemma3nTextLaurelBlock`). Tensors, with `h` = `hidden_size`, `p` = `hidden`, `L` = layers,
+/// `n` = `altup_inputs`, `r` = `laurel_rank`:
+/// - outside the layers: the PLE table `embed_tokens_per_layer` `vocab × L·p`,
+///   `per_layer_model_projection` `L·p × h`, `per_layer_projection_norm` `p`; with AltUp,
+///   `altup_projections` and `altup_unembed_projections`, `n − 1` matrices `h × h` each;
+/// - in every layer: `per_layer_input_gate` `p × h`, `per_layer_projection` `h × p`,
+///   `post_per_layer_input_norm` `h`; with AltUp `correct_output_scale` `h`, `correction_coefs`
+///   `n × n`, `prediction_coefs` `n² × n`, `modality_router` `n × h`, `router_norm` `h`; with
+///   LAuReL `linear_left` `r × h`, `linear_right` `h × r`, `post_laurel_norm` `h`.
+///
+/// Where engines keep the PLE table: vLLM (`gemma3n.py`: `embed_tokens_per_layer =
+/// VocabParallelEmbedding(...)`, split by vocabulary rows under tensor parallelism), SGLang and
+/// Transformers (a parameter of the module, moved with it) on the GPU; llama.cpp keeps
+/// `per_layer_token_embd` in host memory like `token_embd` (`LLM_TENSOR_LAYER_INPUT`,
+/// `llama-arch.cpp`; read lazily, `TENSOR_READ_LAZY` in `llama-model.cpp`), so it costs no VRAM
+/// there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerLayerInputs {
+    /// Width of one layer's embedding (`hidden_size_per_layer_input`).
+    pub hidden: u32,
+    /// Rows of the PLE table (`vocab_size_per_layer_input`).
+    pub vocab: u32,
+    /// AltUp streams (`altup_num_inputs`; 0 = no AltUp).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub altup_inputs: u32,
+    /// LAuReL rank (`laurel_rank`; 0 = no LAuReL).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub laurel_rank: u32,
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }
@@ -361,6 +400,21 @@ pub struct ModelArch {
     /// such module. Speculative decoding is not modelled, so these weights never enter a budget.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub mtp_layers: u32,
+    /// The last `num_kv_shared_layers` decoder layers compute no keys and values of their own:
+    /// each reads those of the last earlier layer of its kind (sliding or full), so they hold no
+    /// cache. Transformers builds cache layers only for `layer_types[:-num_kv_shared_layers]`
+    /// (`cache_utils.py`: "Some models have shared layers thus no cache is needed for them (e.g.
+    /// Gemma3n)"); llama.cpp gives them no KV cells (`llama_hparams::has_kv`,
+    /// `n_layer_kv_from_start`, and the `reuse` callback of `llama-model.cpp` pointing them at
+    /// layer `n_layer_kv_from_start − 2` (sliding) or `− 1` (full)); vLLM builds their
+    /// `Attention` with `kv_sharing_target_layer_name` and allocates them no KV pages (Gemma 3n,
+    /// `gemma3n.py`). Their k/v projection weights are still in the checkpoint and the module
+    /// (counted in [`ModelArch::param_count`]). 0: every layer caches.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub kv_shared_layers: u32,
+    /// Per-layer embeddings with AltUp / LAuReL (Gemma 3n), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_layer_inputs: Option<PerLayerInputs>,
 }
 
 fn is_false(x: &bool) -> bool {
@@ -400,6 +454,8 @@ impl ModelArch {
             hybrid: None,
             qk_norm: false,
             mtp_layers: 0,
+            kv_shared_layers: 0,
+            per_layer_inputs: None,
         }
     }
 
@@ -539,17 +595,20 @@ impl ModelArch {
         }
     }
 
-    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers; a hybrid
-    /// model's attention layers).
+    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers and the
+    /// KV-sharing layers at the end ([`ModelArch::kv_shared_layers`]); a hybrid model's attention
+    /// layers). The caching layers are the first ones.
     pub fn self_attention_layers(&self) -> u32 {
         if let Some(h) = self.hybrid {
             // At most `layers` ≤ 1024 layers: the count fits.
             return u32::try_from(h.attention_layers.count_in(0, self.layers)).unwrap_or(u32::MAX);
         }
         self.layers
-            - self
-                .vision
-                .map_or(0, |v| v.cross_attention_layers.min(self.layers))
+            .saturating_sub(
+                self.vision
+                    .map_or(0, |v| v.cross_attention_layers.min(self.layers)),
+            )
+            .saturating_sub(self.kv_shared_layers)
     }
 
     /// Cache elements one token adds to one layer on one GPU of a `tp`-way group:

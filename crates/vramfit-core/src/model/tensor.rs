@@ -71,6 +71,14 @@ pub enum TensorKind {
     /// A recurrent mixer's per-head vectors (`A_log`, `D`, `dt_bias`; GGUF `ssm_a`, `ssm_d`,
     /// `ssm_dt.bias`).
     SsmHead,
+    /// The per-layer embedding table (Gemma 3n `embed_tokens_per_layer`; GGUF
+    /// `per_layer_token_embd`): an embedding, kept 16-bit by weight quantisers and in host memory
+    /// by llama.cpp ([`crate::model::PerLayerInputs`]).
+    PerLayerEmbd,
+    /// The other linear projections of per-layer embeddings, AltUp and LAuReL
+    /// (`per_layer_model_projection`, `per_layer_input_gate`, `per_layer_projection`,
+    /// `altup_projections`, `laurel.linear_left` / `linear_right`).
+    PerLayerProj,
 }
 
 impl TensorKind {
@@ -88,6 +96,7 @@ impl TensorKind {
                 | TensorKind::Vision
                 | TensorKind::SsmConv
                 | TensorKind::SsmHead
+                | TensorKind::PerLayerEmbd
         )
     }
 
@@ -159,7 +168,10 @@ impl Tensor {
     fn is_outer_kind(&self) -> bool {
         matches!(
             self.kind,
-            TensorKind::TokenEmbd | TensorKind::Output | TensorKind::Vision
+            TensorKind::TokenEmbd
+                | TensorKind::Output
+                | TensorKind::Vision
+                | TensorKind::PerLayerEmbd
         )
     }
 
@@ -194,6 +206,9 @@ impl Tensor {
             TensorKind::SsmConv => "mamba.conv1d",
             TensorKind::SsmOut => "mamba.out_proj",
             TensorKind::SsmHead => "mamba.A_log",
+            TensorKind::PerLayerEmbd => "embed_tokens_per_layer",
+            TensorKind::PerLayerProj if self.layer.is_none() => "per_layer_model_projection",
+            TensorKind::PerLayerProj => "per_layer_projection",
         }
     }
 }
@@ -411,6 +426,33 @@ impl ModelArch {
             layer,
         };
         let mut before = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
+        if let Some(p) = self.per_layer_inputs {
+            // vLLM `gemma3n.py`: the table is a `VocabParallelEmbedding`, the model projection and
+            // the AltUp (un)embedding projections `ColumnParallelLinear`s (split), the norm whole.
+            let width = u64::from(self.layers) * u64::from(p.hidden);
+            before.push(t(
+                TensorKind::PerLayerEmbd,
+                Split::ByGpu,
+                u64::from(p.vocab),
+                width,
+                None,
+            ));
+            before.push(t(TensorKind::PerLayerProj, Split::ByGpu, width, h, None));
+            before.push(t(
+                TensorKind::Norm,
+                Split::Replicated,
+                u64::from(p.hidden),
+                1,
+                None,
+            ));
+            let streams = u64::from(p.altup_inputs.saturating_sub(1));
+            if streams > 0 {
+                before.push(Tensor {
+                    count: 2 * streams,
+                    ..t(TensorKind::PerLayerProj, Split::ByGpu, h, h, None)
+                });
+            }
+        }
         if self.family.is_encoder() {
             // Positions, two token types, and the embedding LayerNorm (weight + bias).
             before.push(t(
@@ -593,6 +635,31 @@ impl ModelArch {
                 }
                 add(K::FfnUp, ByGpu, im, h, 1);
                 add(K::FfnDown, ByGpu, h, im, 1);
+            }
+        }
+        if let Some(p) = self.per_layer_inputs {
+            let ph = u64::from(p.hidden);
+            // vLLM `gemma3n.py::Gemma3nDecoderLayer`: `per_layer_input_gate` and
+            // `per_layer_projection` are `ReplicatedLinear`s; `post_per_layer_input_norm`.
+            add(K::PerLayerProj, Replicated, ph, h, 1);
+            add(K::PerLayerProj, Replicated, h, ph, 1);
+            add(K::Norm, Replicated, h, 1, 1);
+            let n = u64::from(p.altup_inputs);
+            if n > 0 {
+                // `Gemma3nAltUp`: `correction_coefs` n×n, `prediction_coefs` n²×n and
+                // `modality_router` n×h are `ReplicatedLinear`s; `router_norm` and
+                // `correct_output_scale` are h-wide vectors.
+                add(K::Router, Replicated, n + n * n, n, 1);
+                add(K::Router, Replicated, n, h, 1);
+                add(K::Norm, Replicated, 2 * h, 1, 1);
+            }
+            let r = u64::from(p.laurel_rank);
+            if r > 0 {
+                // `Gemma3nLaurelBlock`: column-parallel `linear_left` r×h, row-parallel
+                // `linear_right` h×r, `post_laurel_norm` h.
+                add(K::PerLayerProj, ByGpu, r, h, 1);
+                add(K::PerLayerProj, ByGpu, h, r, 1);
+                add(K::Norm, Replicated, h, 1, 1);
             }
         }
         // LayerNorm (encoders) has a bias beside each weight.
