@@ -111,7 +111,7 @@ fn gemma3n_e2b_count_and_config() {
 ///   201,326,592 B. vLLM's maximum concurrency is its pool over that per-request figure.
 /// - llama.cpp (4 streams of 4,096 cells; the sliding layers 512 + 512 (ubatch) cells a stream):
 ///   4 × 16,384 × 2,048 + 16 × 4,096 × 2,048 = 268,435,456 B.
-/// - SGLang: 40,960 B a token of its pool.
+/// - SGLang (its Gemma 3n code not checked; sized as vLLM): 40,960 B a token of its pool.
 #[test]
 fn gemma3n_e2b_kv_cache_by_engine() {
     let e = serve(4_096, 4, "null");
@@ -137,8 +137,8 @@ fn gemma3n_e2b_kv_cache_by_engine() {
     assert_eq!(unshared.kv_elements_per_token() * 2, 61_440);
 }
 
-/// Where the PLE table lives: on the GPU under vLLM, SGLang, Transformers and the engine-neutral
-/// budget (all 4,456,156,768 parameters × 2 B = 8,912,313,536 B, vLLM adding its rotary cache
+/// Where the PLE table lives: on the GPU under vLLM, Transformers, the engine-neutral budget and
+/// SGLang (not checked in its source; budgeted as vLLM) (all 4,456,156,768 parameters × 2 B = 8,912,313,536 B, vLLM adding its rotary cache
 /// of 32,768 positions × 256 × 2 B = 16,777,216 B); in host memory under llama.cpp, which keeps
 /// the layers (1,864,598,880 × 2 B), the small tensors outside them (40,896,768 × 2 B) and the
 /// tied embedding again as the output (537,395,200 × 2 B) on the GPU: 4,885,781,696 B, and

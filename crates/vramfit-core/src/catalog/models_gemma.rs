@@ -31,8 +31,9 @@
 //! not in the catalog.
 //!
 //! Memory that differs by engine: the PLE table (2.01 B of the 4.46 B parameters) is on the GPU
-//! under vLLM, SGLang and Transformers and in host memory under llama.cpp; the 10 shared layers
-//! hold no KV cache in any of them, so 20 layers cache, 4 global and 16 sliding (window 512):
+//! under vLLM and Transformers and in host memory under llama.cpp; the 10 shared layers hold no
+//! KV cache in any of them (SGLang's Gemma 3n code was not checked; it is budgeted as vLLM), so
+//! 20 layers cache, 4 global and 16 sliding (window 512):
 //! 2 × 2 × 256 = 1,024 elements (2,048 bytes in 16 bit) per token and caching layer.
 
 use super::CatalogModel;

@@ -315,8 +315,9 @@ pub struct Vision {
 ///   LAuReL `linear_left` `r × h`, `linear_right` `h × r`, `post_laurel_norm` `h`.
 ///
 /// Where engines keep the PLE table: vLLM (`gemma3n.py`: `embed_tokens_per_layer =
-/// VocabParallelEmbedding(...)`, split by vocabulary rows under tensor parallelism), SGLang and
-/// Transformers (a parameter of the module, moved with it) on the GPU; llama.cpp keeps
+/// VocabParallelEmbedding(...)`, split by vocabulary rows under tensor parallelism) and
+/// Transformers (a parameter of the module, moved with it) on the GPU; SGLang's Gemma 3n model was
+/// not checked and is budgeted as vLLM; llama.cpp keeps
 /// `per_layer_token_embd` in host memory like `token_embd` (`LLM_TENSOR_LAYER_INPUT`,
 /// `llama-arch.cpp`; read lazily, `TENSOR_READ_LAZY` in `llama-model.cpp`), so it costs no VRAM
 /// there.
@@ -408,8 +409,9 @@ pub struct ModelArch {
     /// `n_layer_kv_from_start`, and the `reuse` callback of `llama-model.cpp` pointing them at
     /// layer `n_layer_kv_from_start − 2` (sliding) or `− 1` (full)); vLLM builds their
     /// `Attention` with `kv_sharing_target_layer_name` and allocates them no KV pages (Gemma 3n,
-    /// `gemma3n.py`). Their k/v projection weights are still in the checkpoint and the module
-    /// (counted in [`ModelArch::param_count`]). 0: every layer caches.
+    /// `gemma3n.py`). SGLang's handling was not checked; its pool is sized the same way. Their k/v
+    /// projection weights are still in the checkpoint and the module (counted in
+    /// [`ModelArch::param_count`]). 0: every layer caches.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub kv_shared_layers: u32,
     /// Per-layer embeddings with AltUp / LAuReL (Gemma 3n), if any.
