@@ -1,7 +1,8 @@
-//! Gemma 3n: per-layer embeddings (PLE), AltUp, LAuReL and KV sharing. The parameter count, the
-//! KV cache under every engine and where each engine keeps the PLE table equal a hand computation
-//! from the E2B `text_config`, written out here; the config reader builds the catalog entry from
-//! that config, and the Hub ids resolve to it in any case.
+//! Gemma 3n: per-layer embeddings (PLE), AltUp, LAuReL and KV sharing; Gemma 4 31B: full-attention
+//! layers of their own shape with keys used as values. The parameter counts, the KV cache under
+//! every engine and where each engine keeps the PLE table equal a hand computation from the
+//! `text_config`, written out here; the config reader builds the catalog entries from those
+//! configs, and the Hub ids resolve to them in any case.
 
 use vramfit_core::catalog;
 use vramfit_core::{estimate, ComponentId, Estimate, Scenario};
@@ -166,7 +167,7 @@ fn gemma3n_ple_table_placement_by_engine() {
     assert!(l.host_bytes >= 5_101_322_240, "{}", l.host_bytes);
 }
 
-/// The Hub ids of both checkpoints resolve to their entries in any case.
+/// The Hub ids of the Gemma 3n and Gemma 4 checkpoints resolve to their entries in any case.
 #[test]
 fn gemma3n_repo_ids_resolve() {
     for (repo, id) in [
@@ -178,6 +179,9 @@ fn gemma3n_repo_ids_resolve() {
         ),
         ("google/gemma-3n-E2B", "gemma-3n-e2b"),
         ("google/Gemma-3n-e2b", "gemma-3n-e2b"),
+        ("google/gemma-4-31B-it", "gemma-4-31b-it"),
+        ("Google/GEMMA-4-31b-IT", "gemma-4-31b-it"),
+        ("google/gemma-4-31b", "gemma-4-31b"),
     ] {
         assert_eq!(
             catalog::lookup(repo).map(|m| m.model.id),
@@ -185,4 +189,94 @@ fn gemma3n_repo_ids_resolve() {
             "{repo}"
         );
     }
+}
+
+/// Gemma 4 31B's `text_config` (inside the `gemma4` wrapper) as public ports give it.
+fn gemma4_31b_config() -> serde_json::Value {
+    let layer_types: Vec<&str> = (0..60)
+        .map(|i| {
+            if i % 6 == 5 {
+                "full_attention"
+            } else {
+                "sliding_attention"
+            }
+        })
+        .collect();
+    serde_json::json!({
+        "architectures": ["Gemma4ForConditionalGeneration"], "model_type": "gemma4",
+        "vision_config": {"model_type": "gemma4_vision", "hidden_size": 1152},
+        "text_config": {
+            "model_type": "gemma4_text", "hidden_size": 5376, "num_hidden_layers": 60,
+            "num_attention_heads": 32, "num_key_value_heads": 16, "head_dim": 256,
+            "num_global_key_value_heads": 4, "global_head_dim": 512, "attention_k_eq_v": true,
+            "intermediate_size": 21504, "vocab_size": 262144, "sliding_window": 1024,
+            "layer_types": layer_types, "max_position_embeddings": 262144,
+            "tie_word_embeddings": true, "enable_moe_block": false,
+            "hidden_size_per_layer_input": 0, "num_kv_shared_layers": 0,
+            "use_double_wide_mlp": false
+        }
+    })
+}
+
+/// Gemma 4 31B: 30,697,345,340 text parameters (the hand count in `catalog::models_gemma`:
+/// sliding layers 478,959,105 × 50, global layers 534,009,857 × 10, embedding and final norm
+/// 1,409,291,520), the published 30.7 B; the config reader builds the catalog entry and refuses
+/// the Gemma 4 blocks not modelled (MoE block, per-layer embeddings, KV sharing, double-wide MLP).
+#[test]
+fn gemma4_31b_count_and_config() {
+    let a = catalog::model("gemma-4-31b-it").expect("in catalog").arch;
+    assert_eq!(a.param_count(), 30_697_345_340);
+    let layer = |i: u32| -> u64 { a.layer_tensors(i).iter().map(|t| t.numel()).sum() };
+    assert_eq!(layer(0), 478_959_105);
+    assert_eq!(layer(5), 534_009_857);
+    let parsed = vramfit_core::hf_config::parse_value(&gemma4_31b_config()).expect("valid");
+    assert_eq!(parsed, a);
+    assert_eq!(catalog::model("gemma-4-31b").map(|b| b.arch), Some(a));
+    for (key, value) in [
+        ("enable_moe_block", serde_json::json!(true)),
+        ("hidden_size_per_layer_input", serde_json::json!(256)),
+        ("num_kv_shared_layers", serde_json::json!(18)),
+        ("use_double_wide_mlp", serde_json::json!(true)),
+    ] {
+        let mut bad = gemma4_31b_config();
+        bad["text_config"][key] = value;
+        assert_eq!(
+            vramfit_core::hf_config::parse_value(&bad),
+            Err(vramfit_core::hf_config::ConfigError::InvalidValue { key }),
+            "{key}"
+        );
+    }
+    // Tensor parallelism: the 4 global KV heads split over 2 or 4 GPUs, are replicated over 8.
+    assert!(a.tensor_parallel_ok(4) && a.tensor_parallel_ok(8) && !a.tensor_parallel_ok(3));
+}
+
+/// KV cache of Gemma 4 31B, bf16. Per token: sliding layers 2 × 16 × 256 × 2 B = 16,384 B,
+/// global layers 2 × 4 × 512 × 2 B = 8,192 B; every layer: 50 × 16,384 + 10 × 8,192 = 901,120 B.
+/// - Engine-neutral, Transformers and vLLM at 32,768 tokens × 2 sequences: (50 × 16,384 × 1,024
+///   + 10 × 8,192 × 32,768) × 2 = (838,860,800 + 2,684,354,560) × 2 = 7,046,430,720 B.
+/// - llama.cpp at 8,192 tokens × 2 sequences (2 streams of 8,192 cells; sliding layers
+///   1,024 + 512 cells a stream, padded to 1,536): 10 × 16,384 × 8,192 + 50 × 3,072 × 16,384 =
+///   1,342,177,280 + 2,516,582,400 = 3,858,759,680 B.
+#[test]
+fn gemma4_31b_kv_cache_by_engine() {
+    let json = |ctx: u32, seqs: u32, engine: &str| {
+        let text = format!(
+            r#"{{"model":{{"catalog":"google/gemma-4-31B-it"}},"weights":"bf16",
+            "workload":{{"inference":{{"context_tokens":{ctx},"sequences":{seqs}}}}},
+            "hardware":{{"gpu_memory_gib":1024,"count":1}},"engine":{engine}}}"#
+        );
+        let scenario: Scenario = serde_json::from_str(&text).expect("valid scenario");
+        estimate(&scenario).expect("estimates")
+    };
+    let e = json(32_768, 2, "null");
+    assert_eq!(e.kv_bytes_per_token, 901_120);
+    assert_eq!(component(&e, ComponentId::KvCache), 7_046_430_720);
+    let t = json(32_768, 2, r#"{"transformers":{}}"#);
+    assert_eq!(t.kv_cache_bytes, Some(7_046_430_720));
+    let v = json(32_768, 2, r#"{"vllm":{}}"#);
+    let pool = v.kv_cache_bytes.expect("vLLM pool");
+    let per_request = 7_046_430_720.0 / 2.0;
+    assert!((v.max_concurrency.expect("concurrency") - pool as f64 / per_request).abs() < 1e-3);
+    let l = json(8_192, 2, r#"{"llama_cpp":{}}"#);
+    assert_eq!(component(&l, ComponentId::KvCache), 3_858_759_680);
 }

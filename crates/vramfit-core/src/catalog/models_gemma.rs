@@ -1,7 +1,11 @@
 //! The model catalog, seventh part: Gemma 3n (`gemma3n`, text model `gemma3n_text`), whose
 //! layers add per-layer embeddings (PLE), AltUp and LAuReL to Gemma 3's, and whose last
 //! `num_kv_shared_layers` layers reuse earlier layers' keys and values
-//! ([`crate::model::PerLayerInputs`], [`ModelArch::kv_shared_layers`]).
+//! ([`crate::model::PerLayerInputs`], [`ModelArch::kv_shared_layers`]); and the dense Gemma 4
+//! 31B (`gemma4`, `gemma4_text`), whose full-attention layers have their own head width and KV
+//! heads and use their keys as values ([`crate::model::GlobalAttention`]).
+//!
+//! ## Gemma 3n
 //!
 //! Architecture values are the `text_config` of `google/gemma-3n-E2B-it` as it is reproduced in
 //! public code (`hidden_size` 2048, `num_hidden_layers` 30, `num_attention_heads` 8,
@@ -35,9 +39,65 @@
 //! KV cache in any of them (SGLang's Gemma 3n code was not checked; it is budgeted as vLLM), so
 //! 20 layers cache, 4 global and 16 sliding (window 512):
 //! 2 × 2 × 256 = 1,024 elements (2,048 bytes in 16 bit) per token and caching layer.
+//!
+//! ## Gemma 4 31B
+//!
+//! `text_config` of `google/gemma-4-31B` / `-it` as public ports reproduce it (a Gemma 4 31B
+//! test config naming `google/gemma-4-31B`, and a JAX port's asserted expected config):
+//! `hidden_size` 5376, `num_hidden_layers` 60, `num_attention_heads` 32, `num_key_value_heads`
+//! 16 of `head_dim` 256 in the sliding layers, `num_global_key_value_heads` 4 of
+//! `global_head_dim` 512 in the full-attention layers, `attention_k_eq_v` true,
+//! `intermediate_size` 21504, `vocab_size` 262,144, `sliding_window` 1024, `layer_types` five
+//! `sliding_attention` then one `full_attention` (10 global of 60), `max_position_embeddings`
+//! 262,144, tied embeddings, no per-layer embeddings, no KV sharing, no MoE block. Count by hand:
+//! - sliding layer: q 8192 × 5376, k and v 4096 × 5376, o 5376 × 8192 (132,120,576), q/k norms
+//!   (512), MLP 3 × 5376 × 21504 (346,816,512), four norms (21,504), `layer_scalar` (1):
+//!   478,959,105 × 50 = 23,947,955,250;
+//! - global layer: q 16384 × 5376, k 2048 × 5376, no v, o 5376 × 16384 (187,170,816), q/k norms
+//!   (1,024), MLP, norms and scalar as above: 534,009,857 × 10 = 5,340,098,570;
+//! - embedding 262,144 × 5376 (1,409,286,144) and the final norm (5,376);
+//! - total 30,697,345,340 text parameters, against the published 30.7 B (NVIDIA's model card of
+//!   `google/gemma-4-31b-it`: "Total Parameters: 30.7B"; third-party summaries give "30.7B dense +
+//!   ~550M vision encoder"). Basis: the text model; the vision encoder (about 550 M, no exact
+//!   count found) is not in the estimate, as for Gemma 3n.
+//!
+//! KV cache per token in 16 bit: sliding layers 2 × 16 × 256 × 2 B = 16,384 B (at most 1024
+//! tokens held), global layers 2 × 4 × 512 × 2 B = 8,192 B (keys stored again as values: see
+//! [`crate::model::GlobalAttention`]): 50 × 16,384 + 10 × 8,192 = 901,120 B for every layer.
+//!
+//! Not in the catalog: Gemma 4 E2B / E4B (per-layer embeddings with KV sharing and
+//! `use_double_wide_mlp` on the shared layers, not modelled here; their configs as found in public
+//! code disagree with each other) and 26B-A4B (a dense MLP beside a MoE block in each layer, with
+//! extra norms and router scales, not modelled); no exact published counts were found for them.
 
 use super::CatalogModel;
-use crate::model::{Family, ModelArch, PerLayerInputs, SlidingWindow};
+use crate::model::{Family, GlobalAttention, ModelArch, PerLayerInputs, SlidingWindow};
+
+/// Gemma 4 31B's text model (see the module doc).
+const fn gemma4_31b() -> ModelArch {
+    let mut a = ModelArch::dense(
+        Family::Gemma4,
+        60,
+        5376,
+        32,
+        16,
+        256,
+        21504,
+        262144,
+        true,
+        262144,
+    );
+    a.sliding_window = Some(SlidingWindow {
+        window: 1024,
+        global_every: 6,
+    });
+    a.global_attention = Some(GlobalAttention {
+        head_dim: 512,
+        kv_heads: 4,
+        k_eq_v: true,
+    });
+    a
+}
 
 /// Gemma 3n E2B's text model (see the module doc).
 const fn gemma3n_e2b() -> ModelArch {
@@ -67,7 +127,7 @@ const fn gemma3n_e2b() -> ModelArch {
     a
 }
 
-/// Gemma 3n checkpoints (text model; see the module doc).
+/// Gemma 3n and Gemma 4 checkpoints (text models; see the module doc).
 pub(crate) static GEMMA_MODELS: &[CatalogModel] = &[
     CatalogModel {
         id: "gemma-3n-e2b-it",
@@ -93,5 +153,28 @@ pub(crate) static GEMMA_MODELS: &[CatalogModel] = &[
         source: "same text tensors as Gemma 3n E2B IT (4.46B text parameters; computed \
                  4,456,156,768); vision and audio towers not counted",
         arch: gemma3n_e2b(),
+    },
+    CatalogModel {
+        id: "gemma-4-31b-it",
+        name: "Gemma 4 31B IT (text)",
+        hf_repo: "google/gemma-4-31B-it",
+        hf_aliases: &[],
+        published_params: 30_700_000_000,
+        published_counts_mtp: false,
+        source: "text model only: 30.7B (NVIDIA model card of google/gemma-4-31b-it, \"Total \
+                 Parameters: 30.7B\"; \"30.7B dense + ~550M vision encoder\" in third-party \
+                 summaries); computed 30,697,345,340; the vision encoder is not counted",
+        arch: gemma4_31b(),
+    },
+    CatalogModel {
+        id: "gemma-4-31b",
+        name: "Gemma 4 31B (text)",
+        hf_repo: "google/gemma-4-31B",
+        hf_aliases: &[],
+        published_params: 30_700_000_000,
+        published_counts_mtp: false,
+        source: "same text tensors as Gemma 4 31B IT (30.7B; computed 30,697,345,340); vision \
+                 encoder not counted",
+        arch: gemma4_31b(),
     },
 ];

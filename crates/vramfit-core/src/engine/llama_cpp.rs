@@ -290,6 +290,15 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             add(mul(w, bits_k).div_ceil(8), mul(w, bits_v).div_ceil(8))
         }
     };
+    // Gemma 4's full-attention layers: their own KV heads and head width
+    // (`llama_hparams::n_embd_k_gqa(il)` / `n_embd_v_gqa(il)`).
+    let per_cell_global = match a.global_attention.filter(|_| a.mla.is_none()) {
+        Some(g) => {
+            let w = mul(u64::from(g.kv_heads), u64::from(g.head_dim));
+            add(mul(w, bits_k).div_ceil(8), mul(w, bits_v).div_ceil(8))
+        }
+        None => per_cell_layer,
+    };
     let streams = if l.kv_unified { 1 } else { n_seq };
     let swa_cells = a.sliding_window.map_or(cells, |w| {
         let per_stream = add(
@@ -314,7 +323,7 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         let local = a.local_layers_in(lo as u32, hi as u32).min(attention);
         let global = attention - local;
         add(
-            prod(&[global, cells, per_cell_layer]),
+            prod(&[global, cells, per_cell_global]),
             prod(&[local, swa_cells, per_cell_layer]),
         )
     };

@@ -62,6 +62,15 @@
 //! `Gemma3nForCausalLM` loads it (`load_weights` skips `vision_tower.`, `audio_tower.`,
 //! `embed_vision.`, `embed_audio.`).
 //!
+//! Gemma 4 (`gemma4` wrapping `gemma4_text`) is read for its dense checkpoints without
+//! per-layer embeddings (31B): `global_head_dim` and `num_global_key_value_heads` (default: the
+//! sliding layers' `head_dim` and `num_key_value_heads`) and `attention_k_eq_v` give the
+//! full-attention layers their own shape (`crate::model::GlobalAttention`). A config with
+//! `enable_moe_block` (26B-A4B), per-layer embeddings (`hidden_size_per_layer_input` > 0: E2B,
+//! E4B), `num_kv_shared_layers` > 0 or `use_double_wide_mlp` is an `InvalidValue` naming the key:
+//! those blocks are not modelled for Gemma 4. Its `vision_config` / `audio_config` are not read
+//! (the text model is estimated).
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
 //! model (a Nemotron-H pattern mixing dense `-` and MoE `E` blocks), is an `InvalidValue` naming the
 //! key.
@@ -75,8 +84,8 @@ use crate::bytes::{add, prod, sum};
 use crate::format::WeightFormat;
 use crate::limits::arch;
 use crate::model::{
-    Family, Hybrid, LayerSet, Mla, ModelArch, Moe, PerLayerInputs, Recurrent, RecurrentKind,
-    SlidingWindow, Vision,
+    Family, GlobalAttention, Hybrid, LayerSet, Mla, ModelArch, Moe, PerLayerInputs, Recurrent,
+    RecurrentKind, SlidingWindow, Vision,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -229,7 +238,8 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         (None, None) if family == Family::Gemma3n => per_layer_width(&keys, layers)?,
         (None, None) => keys.count("intermediate_size")?,
     };
-    let vision = if family == Family::Gemma3n {
+    let global_attention = read_global_attention(&keys, family, head_dim, kv_heads)?;
+    let vision = if matches!(family, Family::Gemma3n | Family::Gemma4) {
         None
     } else {
         read_vision(outer, &keys, hidden, &model_type)?
@@ -261,7 +271,45 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         mtp_layers: read_mtp_layers(&keys, family)?,
         kv_shared_layers: read_kv_shared_layers(&keys, family, layers)?,
         per_layer_inputs: read_per_layer_inputs(&keys, family)?,
+        global_attention,
     })
+}
+
+/// Gemma 4's full-attention shape (`crate::model::GlobalAttention`); refuses the Gemma 4 blocks
+/// this version does not model (see the module doc).
+fn read_global_attention(
+    keys: &Keys,
+    family: Family,
+    head_dim: u32,
+    kv_heads: u32,
+) -> Result<Option<GlobalAttention>, ConfigError> {
+    if family != Family::Gemma4 {
+        return Ok(None);
+    }
+    if flag(keys, "enable_moe_block", false)? {
+        return Err(ConfigError::InvalidValue {
+            key: "enable_moe_block",
+        });
+    }
+    if flag(keys, "use_double_wide_mlp", false)? {
+        return Err(ConfigError::InvalidValue {
+            key: "use_double_wide_mlp",
+        });
+    }
+    for key in ["hidden_size_per_layer_input", "num_kv_shared_layers"] {
+        match keys.get(key) {
+            None | Some(Value::Null) => {}
+            Some(v) if v.as_u64() == Some(0) => {}
+            Some(_) => return Err(ConfigError::InvalidValue { key }),
+        }
+    }
+    let global_kv = keys.optional_count("num_global_key_value_heads")?;
+    let global = GlobalAttention {
+        head_dim: keys.optional_count("global_head_dim")?.unwrap_or(head_dim),
+        kv_heads: global_kv.unwrap_or(kv_heads),
+        k_eq_v: flag(keys, "attention_k_eq_v", false)?,
+    };
+    Ok(Some(global))
 }
 
 /// Gemma 3n's `intermediate_size`: one width, or a per-layer list of `layers` equal widths.
@@ -765,6 +813,7 @@ fn family_of(model_type: &str) -> Option<Family> {
     match model_type {
         "gemma3" => Some(Family::Gemma3),
         "gemma3n" => Some(Family::Gemma3n),
+        "gemma4" => Some(Family::Gemma4),
         "qwen2_vl" | "qwen2_5_vl" | "qwen2_5_vl_text" | "qwen2_vl_text" => Some(Family::Qwen2),
         "llama4" => Some(Family::Llama4),
         "mllama" | "mllama_text_model" => Some(Family::Llama),
@@ -800,6 +849,7 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::Olmo2 => (false, 2048),
         Family::Glm4Moe => (false, 131072),
         Family::Gemma3n => (true, 32768),
+        Family::Gemma4 => (true, 262144),
     }
 }
 
@@ -827,8 +877,10 @@ fn ceiling(key: &str) -> u32 {
         | "moe_intermediate_size"
         | "shared_expert_intermediate_size"
         | "moe_shared_expert_intermediate_size" => arch::INTERMEDIATE,
-        "num_attention_heads" | "num_key_value_heads" => arch::HEADS,
-        "head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => arch::HEAD_DIM,
+        "num_attention_heads" | "num_key_value_heads" | "num_global_key_value_heads" => arch::HEADS,
+        "head_dim" | "global_head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => {
+            arch::HEAD_DIM
+        }
         "vocab_size" => arch::VOCAB,
         "num_local_experts"
         | "num_experts"

@@ -107,11 +107,16 @@ pub enum Family {
     /// `num_kv_shared_layers` layers reuse earlier layers' keys and values
     /// ([`ModelArch::kv_shared_layers`]).
     Gemma3n,
+    /// Gemma 4 text (`gemma4_text`, in `gemma4`): Gemma 3's layer (four norms, per-head q/k
+    /// norms) with a learned `layer_scalar` per layer, and full-attention layers of their own
+    /// shape ([`GlobalAttention`]: `global_head_dim`, `num_global_key_value_heads`,
+    /// `attention_k_eq_v`). The dense checkpoints without per-layer embeddings are modelled.
+    Gemma4,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 21] = [
+    pub const ALL: [Family; 22] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -133,6 +138,7 @@ impl Family {
         Family::Olmo2,
         Family::Glm4Moe,
         Family::Gemma3n,
+        Family::Gemma4,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -159,6 +165,7 @@ impl Family {
             Family::Olmo2 => "olmo2",
             Family::Glm4Moe => "glm4_moe",
             Family::Gemma3n => "gemma3n_text",
+            Family::Gemma4 => "gemma4_text",
         }
     }
 
@@ -182,7 +189,12 @@ impl Family {
     pub fn qk_norm(self) -> bool {
         matches!(
             self,
-            Family::Qwen3 | Family::Gemma3 | Family::Gemma3n | Family::Qwen3Moe | Family::Qwen3Next
+            Family::Qwen3
+                | Family::Gemma3
+                | Family::Gemma3n
+                | Family::Gemma4
+                | Family::Qwen3Moe
+                | Family::Qwen3Next
         )
     }
 
@@ -211,10 +223,16 @@ impl Family {
         matches!(self, Family::Qwen3Next)
     }
 
+    /// Whether each decoder layer ends with a learned one-element `layer_scalar` (Gemma 4's
+    /// decoder layer: `nn.Parameter(torch.ones(1))`; llama.cpp `layer_output_scale`).
+    pub fn layer_scalar(self) -> bool {
+        matches!(self, Family::Gemma4)
+    }
+
     /// RMSNorm weights per decoder layer.
     pub fn norms_per_layer(self) -> u64 {
         match self {
-            Family::Gemma2 | Family::Gemma3 | Family::Gemma3n => 4,
+            Family::Gemma2 | Family::Gemma3 | Family::Gemma3n | Family::Gemma4 => 4,
             Family::NemotronH => 1,
             _ => 2,
         }
@@ -335,6 +353,24 @@ pub struct PerLayerInputs {
     pub laurel_rank: u32,
 }
 
+/// The full-attention (global) layers' own attention shape, where it differs from the sliding
+/// layers' (Gemma 4: `global_head_dim`, `num_global_key_value_heads`, `attention_k_eq_v`). With it,
+/// a global layer projects `heads × head_dim` queries, `kv_heads × head_dim` keys and, unless
+/// `k_eq_v`, as many values (with `k_eq_v` the keys are used as values: no `v_proj`), and its
+/// per-head q/k norms are `head_dim` wide. Its cache holds keys and values of
+/// `kv_heads × head_dim` each per token — also with `k_eq_v`: Transformers passes the keys as
+/// values to `Cache.update`, which stores both, and llama.cpp gives every layer a V cache
+/// (`n_embd_v_gqa(il)`); vLLM's Gemma 4 cache layout was not checked and is budgeted the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalAttention {
+    /// Width of one head in a global layer (`global_head_dim`).
+    pub head_dim: u32,
+    /// KV heads of a global layer (`num_global_key_value_heads`).
+    pub kv_heads: u32,
+    /// Whether the global layers use their keys as values (`attention_k_eq_v`).
+    pub k_eq_v: bool,
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }
@@ -417,6 +453,9 @@ pub struct ModelArch {
     /// Per-layer embeddings with AltUp / LAuReL (Gemma 3n), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_layer_inputs: Option<PerLayerInputs>,
+    /// The full-attention layers' own shape (Gemma 4), if it differs from the others'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_attention: Option<GlobalAttention>,
 }
 
 fn is_false(x: &bool) -> bool {
@@ -458,7 +497,23 @@ impl ModelArch {
             mtp_layers: 0,
             kv_shared_layers: 0,
             per_layer_inputs: None,
+            global_attention: None,
         }
+    }
+
+    /// The attention shape of decoder layer `i`: (head width, KV heads, whether it has a `v_proj`);
+    /// a full-attention layer's own ([`ModelArch::global_attention`]) where the model has one.
+    pub fn attention_shape(&self, i: u32) -> (u32, u32, bool) {
+        match self.global_attention {
+            Some(g) if !self.is_local_layer(i) => (g.head_dim, g.kv_heads, !g.k_eq_v),
+            _ => (self.head_dim, self.kv_heads, true),
+        }
+    }
+
+    /// Whether decoder layer `i` is a full-attention layer with its own shape
+    /// ([`ModelArch::global_attention`]).
+    pub fn is_shaped_global_layer(&self, i: u32) -> bool {
+        self.global_attention.is_some() && !self.is_local_layer(i)
     }
 
     /// Whether decoder layer `i` has self-attention (every layer but a hybrid's recurrent-only
@@ -477,13 +532,14 @@ impl ModelArch {
         self.hybrid.is_none_or(|h| h.mlp_layers.contains(i))
     }
 
-    /// What decides decoder layer `i`'s tensors besides its index: MoE, attention, recurrent and
-    /// MLP, one bit each. Layers with the same key hold tensors of the same shapes.
+    /// What decides decoder layer `i`'s tensors besides its index: MoE, attention, recurrent,
+    /// MLP and a global layer's own shape, one bit each. Layers with the same key hold tensors of the same shapes.
     pub fn layer_key(&self, i: u32) -> u8 {
         u8::from(self.is_moe_layer(i))
             | u8::from(self.has_attention(i)) << 1
             | u8::from(self.has_recurrent(i)) << 2
             | u8::from(self.has_mlp(i)) << 3
+            | u8::from(self.is_shaped_global_layer(i)) << 4
     }
 
     /// The recurrent mixer, when the model has one.
@@ -627,12 +683,32 @@ impl ModelArch {
         }
     }
 
+    /// Cache elements one token adds to one full-attention layer on one GPU of a `tp`-way group:
+    /// `2 · ⌈kv_heads / tp⌉ · head_dim` of the global shape ([`ModelArch::global_attention`]),
+    /// else [`ModelArch::kv_elements_per_token_layer`].
+    pub fn kv_elements_per_token_global_layer(&self, tp: u64) -> u64 {
+        match self.global_attention.filter(|_| self.mla.is_none()) {
+            Some(g) => crate::bytes::prod(&[
+                2,
+                u64::from(g.kv_heads).div_ceil(tp.max(1)),
+                u64::from(g.head_dim),
+            ]),
+            None => self.kv_elements_per_token_layer(tp),
+        }
+    }
+
     /// Key and value elements stored per token across all caching layers (full context).
     pub fn kv_elements_per_token(&self) -> u64 {
+        let n = self.self_attention_layers();
+        let local = self.local_layers_in(0, n);
         crate::bytes::mul(
-            u64::from(self.self_attention_layers()),
-            self.kv_elements_per_token_layer(1),
+            u64::from(n) - local,
+            self.kv_elements_per_token_global_layer(1),
         )
+        .saturating_add(crate::bytes::mul(
+            local,
+            self.kv_elements_per_token_layer(1),
+        ))
     }
 
     /// Whether `n` GPUs can split this model by tensor parallelism the way vLLM requires
@@ -644,6 +720,9 @@ impl ModelArch {
     pub fn tensor_parallel_ok(&self, n: u32) -> bool {
         n >= 1
             && self.heads.is_multiple_of(n)
+            && self
+                .global_attention
+                .is_none_or(|g| g.kv_heads.is_multiple_of(n) || n.is_multiple_of(g.kv_heads))
             && (self.mla.is_some()
                 || self.kv_heads.is_multiple_of(n)
                 || n.is_multiple_of(self.kv_heads))

@@ -385,8 +385,9 @@ impl ModelArch {
         if hi <= lo {
             return Vec::new();
         }
-        if self.hybrid.is_some() {
-            // Mixers vary layer by layer: one look-up per layer (at most 1024), one entry per key.
+        if self.hybrid.is_some() || self.global_attention.is_some() {
+            // Mixers (or a global layer's shape) vary layer by layer: one look-up per layer (at
+            // most 1024), one entry per key.
             let mut out: Vec<(u32, u64)> = Vec::with_capacity(4);
             let mut keys: Vec<u8> = Vec::with_capacity(4);
             for i in lo..hi {
@@ -492,9 +493,10 @@ impl ModelArch {
 
     fn push_layer(&self, out: &mut Vec<Tensor>, i: u32) {
         let h = u64::from(self.hidden);
-        let hd = u64::from(self.head_dim);
+        let (head_dim, kv_heads, has_v) = self.attention_shape(i);
+        let hd = u64::from(head_dim);
         let q = u64::from(self.heads) * hd;
-        let kv = u64::from(self.kv_heads) * hd;
+        let kv = u64::from(kv_heads) * hd;
         let fam = self.family;
         let layer = Some(i);
         let attention = self.has_attention(i);
@@ -547,7 +549,10 @@ impl ModelArch {
                 };
                 add(K::AttnQ, ByGpu, q_rows, h, 1);
                 add(K::AttnK, ByKvHead, kv, h, 1);
-                add(K::AttnV, ByKvHead, kv, h, 1);
+                // Gemma 4's global layers with `attention_k_eq_v` have no `v_proj`.
+                if has_v {
+                    add(K::AttnV, ByKvHead, kv, h, 1);
+                }
                 add(K::AttnOutput, ByGpu, h, q, 1);
                 // q/k/v biases follow their projections (`QKVParallelLinear`); the o bias belongs
                 // to a `RowParallelLinear` and stays whole on every GPU.
@@ -661,6 +666,9 @@ impl ModelArch {
                 add(K::PerLayerProj, ByGpu, h, r, 1);
                 add(K::Norm, Replicated, h, 1, 1);
             }
+        }
+        if fam.layer_scalar() {
+            add(K::Norm, Replicated, 1, 1, 1);
         }
         // LayerNorm (encoders) has a bias beside each weight.
         let norm_width = if fam.is_encoder() { 2 * h } else { h };
@@ -802,7 +810,19 @@ mod tests {
             attention_layers: attention,
             mlp_layers: LayerSet::first(9),
         });
-        vec![dense, moe, bert, nemo, next]
+        // Gemma 4-like: every third layer global, with its own head width and KV heads and no
+        // `v_proj`.
+        let mut g4 = ModelArch::dense(Family::Gemma4, 8, 64, 4, 2, 16, 96, 300, true, 4096);
+        g4.sliding_window = Some(crate::model::SlidingWindow {
+            window: 8,
+            global_every: 3,
+        });
+        g4.global_attention = Some(crate::model::GlobalAttention {
+            head_dim: 32,
+            kv_heads: 1,
+            k_eq_v: true,
+        });
+        vec![dense, moe, bert, nemo, next, g4]
     }
 
     #[test]
