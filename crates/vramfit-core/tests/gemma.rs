@@ -255,8 +255,8 @@ fn gemma4_31b_count_and_config() {
 /// - Engine-neutral, Transformers and vLLM at 32,768 tokens × 2 sequences: (50 × 16,384 × 1,024
 ///   + 10 × 8,192 × 32,768) × 2 = (838,860,800 + 2,684,354,560) × 2 = 7,046,430,720 B.
 /// - llama.cpp at 8,192 tokens × 2 sequences (2 streams of 8,192 cells; sliding layers
-///   1,024 + 512 cells a stream, padded to 1,536): 10 × 16,384 × 8,192 + 50 × 3,072 × 16,384 =
-///   1,342,177,280 + 2,516,582,400 = 3,858,759,680 B.
+///   1,024 + 512 cells a stream, padded to 1,536), flash attention on (the default):
+///   10 × 16,384 × 8,192 + 50 × 3,072 × 16,384 = 1,342,177,280 + 2,516,582,400 = 3,858,759,680 B.
 #[test]
 fn gemma4_31b_kv_cache_by_engine() {
     let json = |ctx: u32, seqs: u32, engine: &str| {
@@ -279,4 +279,11 @@ fn gemma4_31b_kv_cache_by_engine() {
     assert!((v.max_concurrency.expect("concurrency") - pool as f64 / per_request).abs() < 1e-3);
     let l = json(8_192, 2, r#"{"llama_cpp":{}}"#);
     assert_eq!(component(&l, ComponentId::KvCache), 3_858_759_680);
+    // Without flash attention llama.cpp pads the global layers' V rows to the sliding layers'
+    // 4,096: their cells hold 2,048 × 2 + 4,096 × 2 = 12,288 B, + 10 × 16,384 × 4,096 B.
+    let n = json(8_192, 2, r#"{"llama_cpp":{"flash_attn":false}}"#);
+    assert_eq!(
+        component(&n, ComponentId::KvCache),
+        3_858_759_680 + 671_088_640
+    );
 }

@@ -359,8 +359,10 @@ pub struct PerLayerInputs {
 /// `k_eq_v`, as many values (with `k_eq_v` the keys are used as values: no `v_proj`), and its
 /// per-head q/k norms are `head_dim` wide. Its cache holds keys and values of
 /// `kv_heads × head_dim` each per token — also with `k_eq_v`: Transformers passes the keys as
-/// values to `Cache.update`, which stores both, and llama.cpp gives every layer a V cache
-/// (`n_embd_v_gqa(il)`); vLLM's Gemma 4 cache layout was not checked and is budgeted the same.
+/// values to `Cache.update`, which stores both, and llama.cpp gives every non-MLA layer a V cache
+/// (`llama-kv-cache.cpp`: `has_v = !is_mla`, `n_embd_v_gqa(il)` wide, or without flash attention
+/// padded to the widest layer's); vLLM's and SGLang's Gemma 4 cache layouts were not checked and
+/// are budgeted the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GlobalAttention {
     /// Width of one head in a global layer (`global_head_dim`).
