@@ -332,6 +332,9 @@ fn gguf_kind(kind: TensorKind, arch: &ModelArch) -> GgufTensor {
         // `ssm_conv1d.weight`; 1-D tensors are never quantised).
         TensorKind::SsmIn | TensorKind::SsmOut => GgufTensor::FfnUp,
         TensorKind::SsmConv | TensorKind::SsmHead => GgufTensor::Norm,
+        // `per_layer_token_embd` and the per-layer / AltUp / LAuReL projections are named by no
+        // rule of `llama_tensor_get_type` here: the preset's base type, as for `ffn_up`.
+        TensorKind::PerLayerEmbd | TensorKind::PerLayerProj => GgufTensor::FfnUp,
     }
 }
 

@@ -80,7 +80,7 @@ mod warning;
 pub use format::WeightFormat;
 pub use import::hf_config;
 pub use kv_format::KvCacheFormat;
-pub use model::ModelArch;
+pub use model::{GlobalAttention, ModelArch, PerLayerInputs};
 
 // The budget vocabulary every workload shares (layer 4), and the recurrent-state sizing the
 // hybrid-model tests check by hand.

@@ -3,6 +3,7 @@
 //! Per layer and token: `2 × kv_heads × head_dim` elements (per GPU: ⌈kv_heads / tp⌉ heads), or
 //! for MLA the compressed latent plus the rotary key, `kv_lora_rank + qk_rope_head_dim`, which
 //! tensor parallelism does not split (vLLM `CacheEngine.get_cache_block_size`, its MLA branch).
+//! Gemma 4's global layers have their own KV heads and head width (`ModelArch::global_attention`).
 //! Global layers keep the whole context; sliding-window layers keep at most `window` tokens (vLLM
 //! V1's hybrid KV cache manager, HF `DynamicSlidingWindowLayer`); Llama 3.2 Vision's
 //! cross-attention layers cache the image tokens, not the text.
@@ -94,17 +95,18 @@ pub fn layer_split(arch: &ModelArch) -> (u64, u64) {
 /// `elem_bits` bits per cached element (exact in `u128`, saturating).
 pub fn per_sequence(arch: &ModelArch, tokens: u64, tp: u64, elem_bits: u64) -> u64 {
     let per_layer = u128::from(arch.kv_elements_per_token_layer(tp));
+    // Gemma 4's global layers cache their own shape (`ModelArch::global_attention`).
+    let per_global = u128::from(arch.kv_elements_per_token_global_layer(tp));
     let (global, local) = layer_split(arch);
     let window = arch.sliding_window.map_or(tokens, |w| u64::from(w.window));
     let cross = arch.vision.map_or(0, |v| {
         u128::from(v.cross_attention_layers) * u128::from(v.tokens_per_image)
     });
-    let held = (u128::from(global) * u128::from(tokens))
-        .saturating_add(u128::from(local) * u128::from(tokens.min(window)))
-        .saturating_add(cross);
-    let bits = per_layer
+    let held = (u128::from(local) * u128::from(tokens.min(window))).saturating_add(cross);
+    let elements = per_layer
         .saturating_mul(held)
-        .saturating_mul(u128::from(elem_bits));
+        .saturating_add(per_global.saturating_mul(u128::from(global) * u128::from(tokens)));
+    let bits = elements.saturating_mul(u128::from(elem_bits));
     from_u128(bits.div_ceil(8))
 }
 

@@ -120,7 +120,7 @@ type FormatTp = (WeightFormat, u64);
 /// places them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OuterWeights {
-    /// `token_embd` (kept in host RAM).
+    /// `token_embd` and the per-layer embedding table (kept in host RAM).
     pub token_embd: u64,
     /// The output weight llama.cpp loads: the last output tensor, else a tied embedding again.
     pub output: u64,
@@ -179,6 +179,9 @@ impl Footprint {
                         outer.output = bytes;
                     }
                 }
+                // llama.cpp keeps the per-layer embedding table on the host with `token_embd`
+                // (`LLM_TENSOR_LAYER_INPUT`); it is never the output head.
+                TensorKind::PerLayerEmbd => outer.token_embd = add(outer.token_embd, bytes),
                 TensorKind::Output => outer.output = bytes,
                 TensorKind::Vision => outer.vision = add(outer.vision, bytes),
                 _ => outer.other = add(outer.other, bytes),

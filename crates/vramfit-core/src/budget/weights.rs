@@ -38,8 +38,10 @@ fn splits_columns(kind: TensorKind) -> bool {
 /// Rows of a KV-head-split block one GPU holds: `⌈kv_heads / tp⌉` heads' worth, i.e.
 /// `max(1, kv_heads / tp)` when the heads divide evenly or are replicated
 /// (`linear.py::QKVParallelLinear`: `num_kv_heads = max(1, total_num_kv_heads // tp_size)`).
-fn kv_shard(rows: u64, arch: &ModelArch, tp: u64) -> u64 {
-    let kv = u64::from(arch.kv_heads.max(1));
+/// A layer's own KV heads count (Gemma 4's global layers, `ModelArch::attention_shape`).
+fn kv_shard(rows: u64, arch: &ModelArch, layer: Option<u32>, tp: u64) -> u64 {
+    let heads = layer.map_or(arch.kv_heads, |i| arch.attention_shape(i).1);
+    let kv = u64::from(heads.max(1));
     (rows / kv).saturating_mul(shard(kv, tp))
 }
 
@@ -48,7 +50,7 @@ pub fn shard_tensor(t: &Tensor, arch: &ModelArch, tp: u64) -> Tensor {
     match t.split {
         Split::Replicated => *t,
         Split::ByKvHead => Tensor {
-            rows: kv_shard(t.rows, arch, tp),
+            rows: kv_shard(t.rows, arch, t.layer, tp),
             ..*t
         },
         Split::Mixed {
@@ -60,7 +62,7 @@ pub fn shard_tensor(t: &Tensor, arch: &ModelArch, tp: u64) -> Tensor {
             let split_rows = t.rows - kv_rows - replicated_rows;
             Tensor {
                 rows: shard(split_rows, tp)
-                    .saturating_add(kv_shard(kv_rows, arch, tp))
+                    .saturating_add(kv_shard(kv_rows, arch, t.layer, tp))
                     .saturating_add(replicated_rows),
                 ..*t
             }

@@ -13,6 +13,7 @@ mod gpus_unified;
 mod hub_ids;
 mod models;
 mod models_extra;
+mod models_gemma;
 mod models_hybrid;
 mod models_moe;
 mod models_moe_extra;
@@ -24,6 +25,7 @@ pub use gpus_unified::UNIFIED_MEMORY;
 pub use hub_ids::{lookup, pipeline_repo_ids, HubMatch};
 pub(crate) use models::MODELS as DENSE_MODELS;
 pub(crate) use models_extra::MORE_DENSE_MODELS;
+pub(crate) use models_gemma::GEMMA_MODELS;
 pub(crate) use models_hybrid::HYBRID_MODELS;
 pub(crate) use models_moe::MOE_AND_VLM_MODELS;
 pub(crate) use models_moe_extra::MORE_MOE_MODELS;
@@ -189,7 +191,8 @@ impl Gpu {
 /// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
 /// then the later additions of each (base checkpoints, distills, newer releases), then the hybrid
 /// (Mamba-2 / linear-attention) models, then the checkpoints whose published totals count their
-/// multi-token-prediction layers (GLM-4.5, Qwen3.5).
+/// multi-token-prediction layers (GLM-4.5, Qwen3.5), then Gemma 3n (per-layer embeddings, KV
+/// sharing).
 pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
     DENSE_MODELS
         .iter()
@@ -198,6 +201,7 @@ pub fn models() -> impl Iterator<Item = &'static CatalogModel> {
         .chain(MORE_MOE_MODELS.iter())
         .chain(HYBRID_MODELS.iter())
         .chain(RECENT_MODELS.iter())
+        .chain(GEMMA_MODELS.iter())
 }
 
 /// Adds sliding-window layers: every `global_every`-th layer is global, the rest attend to the last

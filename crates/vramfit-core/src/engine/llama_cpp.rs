@@ -290,6 +290,21 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             add(mul(w, bits_k).div_ceil(8), mul(w, bits_v).div_ceil(8))
         }
     };
+    // Gemma 4's full-attention layers: their own KV heads and head width
+    // (`llama_hparams::n_embd_k_gqa(il)` / `n_embd_v_gqa(il)`). Without flash attention the V
+    // cache is transposed and every layer's V row is padded to the widest one
+    // (`llama_kv_cache`: `v_trans ? n_embd_v_gqa_max() : n_embd_v_gqa(il)`, [TAG_V_CACHE_VARIABLE]).
+    let (per_cell_layer, per_cell_global) = match a.global_attention.filter(|_| a.mla.is_none()) {
+        Some(g) => {
+            let local_w = mul(u64::from(a.kv_heads), u64::from(a.head_dim));
+            let global_w = mul(u64::from(g.kv_heads), u64::from(g.head_dim));
+            let max_w = local_w.max(global_w);
+            let v_w = |w: u64| if l.flash_attn { w } else { max_w };
+            let cell = |w: u64| add(mul(w, bits_k).div_ceil(8), mul(v_w(w), bits_v).div_ceil(8));
+            (cell(local_w), cell(global_w))
+        }
+        None => (per_cell_layer, per_cell_layer),
+    };
     let streams = if l.kv_unified { 1 } else { n_seq };
     let swa_cells = a.sliding_window.map_or(cells, |w| {
         let per_stream = add(
@@ -314,7 +329,7 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         let local = a.local_layers_in(lo as u32, hi as u32).min(attention);
         let global = attention - local;
         add(
-            prod(&[global, cells, per_cell_layer]),
+            prod(&[global, cells, per_cell_global]),
             prod(&[local, swa_cells, per_cell_layer]),
         )
     };

@@ -52,6 +52,25 @@
 //! `moe_shared_expert_intermediate_size`; its router has an `e_score_correction_bias`
 //! (`NemotronHTopkRouter`), its experts and shared expert are ReLU² MLPs of `up` and `down`.
 //!
+//! Gemma 3n (`gemma3n` wrapping `gemma3n_text`, `Gemma3nTextConfig`) adds the per-layer
+//! embeddings and AltUp / LAuReL (`crate::model::PerLayerInputs`): `hidden_size_per_layer_input`,
+//! `vocab_size_per_layer_input`, `altup_num_inputs`, `laurel_rank`, and
+//! `num_kv_shared_layers` (`ModelArch::kv_shared_layers`), all required; `intermediate_size` is a
+//! per-layer list there, read when all its entries are equal (the released E2B and E4B configs;
+//! a MatFormer slice with mixed widths is an `InvalidValue`). Its `vision_config` (MobileNet-V5)
+//! and `audio_config` are not read: the text model is what is estimated, as vLLM's
+//! `Gemma3nForCausalLM` loads it (`load_weights` skips `vision_tower.`, `audio_tower.`,
+//! `embed_vision.`, `embed_audio.`).
+//!
+//! Gemma 4 (`gemma4` wrapping `gemma4_text`) is read for its dense checkpoints without
+//! per-layer embeddings (31B): `global_head_dim` and `num_global_key_value_heads` (default: the
+//! sliding layers' `head_dim` and `num_key_value_heads`) and `attention_k_eq_v` give the
+//! full-attention layers their own shape (`crate::model::GlobalAttention`). A config with
+//! `enable_moe_block` (26B-A4B), per-layer embeddings (`hidden_size_per_layer_input` > 0: E2B,
+//! E4B), `num_kv_shared_layers` > 0 or `use_double_wide_mlp` is an `InvalidValue` naming the key:
+//! those blocks are not modelled for Gemma 4. Its `vision_config` / `audio_config` are not read
+//! (the text model is estimated).
+//!
 //! A layer list whose length is not `num_hidden_layers`, or names a block this version does not
 //! model (a Nemotron-H pattern mixing dense `-` and MoE `E` blocks), is an `InvalidValue` naming the
 //! key.
@@ -65,7 +84,8 @@ use crate::bytes::{add, prod, sum};
 use crate::format::WeightFormat;
 use crate::limits::arch;
 use crate::model::{
-    Family, Hybrid, LayerSet, Mla, ModelArch, Moe, Recurrent, RecurrentKind, SlidingWindow, Vision,
+    Family, GlobalAttention, Hybrid, LayerSet, Mla, ModelArch, Moe, PerLayerInputs, Recurrent,
+    RecurrentKind, SlidingWindow, Vision,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -215,9 +235,15 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
                 None => keys.count("intermediate_size")?,
             }
         }
+        (None, None) if family == Family::Gemma3n => per_layer_width(&keys, layers)?,
         (None, None) => keys.count("intermediate_size")?,
     };
-    let vision = read_vision(outer, &keys, hidden, &model_type)?;
+    let global_attention = read_global_attention(&keys, family, head_dim, kv_heads)?;
+    let vision = if matches!(family, Family::Gemma3n | Family::Gemma4) {
+        None
+    } else {
+        read_vision(outer, &keys, hidden, &model_type)?
+    };
     let hybrid = read_hybrid(&keys, family, layers, hidden)?;
     let sliding_window = match hybrid {
         Some(_) => None,
@@ -243,7 +269,99 @@ pub fn parse_value(value: &Value) -> Result<ModelArch, ConfigError> {
         hybrid,
         qk_norm: family == Family::Glm4Moe && flag(&keys, "use_qk_norm", false)?,
         mtp_layers: read_mtp_layers(&keys, family)?,
+        kv_shared_layers: read_kv_shared_layers(&keys, family, layers)?,
+        per_layer_inputs: read_per_layer_inputs(&keys, family)?,
+        global_attention,
     })
+}
+
+/// Gemma 4's full-attention shape (`crate::model::GlobalAttention`); refuses the Gemma 4 blocks
+/// this version does not model (see the module doc).
+fn read_global_attention(
+    keys: &Keys,
+    family: Family,
+    head_dim: u32,
+    kv_heads: u32,
+) -> Result<Option<GlobalAttention>, ConfigError> {
+    if family != Family::Gemma4 {
+        return Ok(None);
+    }
+    if flag(keys, "enable_moe_block", false)? {
+        return Err(ConfigError::InvalidValue {
+            key: "enable_moe_block",
+        });
+    }
+    if flag(keys, "use_double_wide_mlp", false)? {
+        return Err(ConfigError::InvalidValue {
+            key: "use_double_wide_mlp",
+        });
+    }
+    for key in ["hidden_size_per_layer_input", "num_kv_shared_layers"] {
+        match keys.get(key) {
+            None | Some(Value::Null) => {}
+            Some(v) if v.as_u64() == Some(0) => {}
+            Some(_) => return Err(ConfigError::InvalidValue { key }),
+        }
+    }
+    let global_kv = keys.optional_count("num_global_key_value_heads")?;
+    let global = GlobalAttention {
+        head_dim: keys.optional_count("global_head_dim")?.unwrap_or(head_dim),
+        kv_heads: global_kv.unwrap_or(kv_heads),
+        k_eq_v: flag(keys, "attention_k_eq_v", false)?,
+    };
+    Ok(Some(global))
+}
+
+/// Gemma 3n's `intermediate_size`: one width, or a per-layer list of `layers` equal widths.
+fn per_layer_width(keys: &Keys, layers: u32) -> Result<u32, ConfigError> {
+    const KEY: &str = "intermediate_size";
+    let Some(list) = keys.get(KEY).and_then(Value::as_array) else {
+        return keys.count(KEY);
+    };
+    let first = list.first().and_then(Value::as_u64);
+    let same = list.len() == layers as usize && list.iter().all(|v| v.as_u64() == first);
+    match first {
+        Some(w) if same && w > 0 && w <= u64::from(ceiling(KEY)) => {
+            u32::try_from(w).map_err(|_| ConfigError::InvalidValue { key: KEY })
+        }
+        _ => Err(ConfigError::InvalidValue { key: KEY }),
+    }
+}
+
+/// `num_kv_shared_layers` (Gemma 3n): the last layers that reuse earlier layers' keys and values;
+/// 0 when absent, 0 or for other families. At most `layers`.
+fn read_kv_shared_layers(keys: &Keys, family: Family, layers: u32) -> Result<u32, ConfigError> {
+    const KEY: &str = "num_kv_shared_layers";
+    if family != Family::Gemma3n {
+        return Ok(0);
+    }
+    match keys.get(KEY) {
+        None | Some(Value::Null) => Err(ConfigError::MissingKey { key: KEY }),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= u64::from(layers) => Ok(n as u32),
+            Some(_) => Err(ConfigError::TooLarge {
+                key: KEY,
+                max: u64::from(layers),
+            }),
+            None => Err(ConfigError::InvalidValue { key: KEY }),
+        },
+    }
+}
+
+/// Gemma 3n's per-layer embeddings, AltUp and LAuReL (`crate::model::PerLayerInputs`).
+fn read_per_layer_inputs(
+    keys: &Keys,
+    family: Family,
+) -> Result<Option<PerLayerInputs>, ConfigError> {
+    if family != Family::Gemma3n {
+        return Ok(None);
+    }
+    Ok(Some(PerLayerInputs {
+        hidden: keys.count("hidden_size_per_layer_input")?,
+        vocab: keys.count("vocab_size_per_layer_input")?,
+        altup_inputs: keys.count("altup_num_inputs")?,
+        laurel_rank: keys.count("laurel_rank")?,
+    }))
 }
 
 /// The checkpoint's multi-token-prediction layers (`crate::model::ModelArch::mtp_layers`):
@@ -694,6 +812,8 @@ fn read_vision(
 fn family_of(model_type: &str) -> Option<Family> {
     match model_type {
         "gemma3" => Some(Family::Gemma3),
+        "gemma3n" => Some(Family::Gemma3n),
+        "gemma4" => Some(Family::Gemma4),
         "qwen2_vl" | "qwen2_5_vl" | "qwen2_5_vl_text" | "qwen2_vl_text" => Some(Family::Qwen2),
         "llama4" => Some(Family::Llama4),
         "mllama" | "mllama_text_model" => Some(Family::Llama),
@@ -728,6 +848,8 @@ fn family_defaults(family: Family) -> (bool, u32) {
         Family::GraniteMoeHybrid => (false, 2048),
         Family::Olmo2 => (false, 2048),
         Family::Glm4Moe => (false, 131072),
+        Family::Gemma3n => (true, 32768),
+        Family::Gemma4 => (true, 262144),
     }
 }
 
@@ -747,14 +869,18 @@ fn ceiling(key: &str) -> u32 {
         | "moe_layer_freq"
         | "decoder_sparse_step"
         | "sliding_window_pattern" => arch::LAYERS,
-        "hidden_size" | "embed_dim" => arch::HIDDEN,
+        "hidden_size" | "embed_dim" | "hidden_size_per_layer_input" | "laurel_rank" => arch::HIDDEN,
+        "vocab_size_per_layer_input" => arch::VOCAB,
+        "altup_num_inputs" => arch::HEADS,
         "intermediate_size"
         | "intermediate_size_mlp"
         | "moe_intermediate_size"
         | "shared_expert_intermediate_size"
         | "moe_shared_expert_intermediate_size" => arch::INTERMEDIATE,
-        "num_attention_heads" | "num_key_value_heads" => arch::HEADS,
-        "head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => arch::HEAD_DIM,
+        "num_attention_heads" | "num_key_value_heads" | "num_global_key_value_heads" => arch::HEADS,
+        "head_dim" | "global_head_dim" | "qk_nope_head_dim" | "qk_rope_head_dim" | "v_head_dim" => {
+            arch::HEAD_DIM
+        }
         "vocab_size" => arch::VOCAB,
         "num_local_experts"
         | "num_experts"

@@ -102,11 +102,21 @@ pub enum Family {
     /// says so ([`ModelArch::qk_norm`]), leading dense layers (`first_k_dense_replace`), then MoE
     /// with a shared expert and a router bias (`e_score_correction_bias`).
     Glm4Moe,
+    /// Gemma 3n text (`gemma3n_text`, in `gemma3n`): Gemma 3's layer (four norms, q/k norms)
+    /// plus AltUp, LAuReL and per-layer embeddings ([`PerLayerInputs`]); its last
+    /// `num_kv_shared_layers` layers reuse earlier layers' keys and values
+    /// ([`ModelArch::kv_shared_layers`]).
+    Gemma3n,
+    /// Gemma 4 text (`gemma4_text`, in `gemma4`): Gemma 3's layer (four norms, per-head q/k
+    /// norms) with a learned `layer_scalar` per layer, and full-attention layers of their own
+    /// shape ([`GlobalAttention`]: `global_head_dim`, `num_global_key_value_heads`,
+    /// `attention_k_eq_v`). The dense checkpoints without per-layer embeddings are modelled.
+    Gemma4,
 }
 
 impl Family {
     /// Every family, in a fixed order.
-    pub const ALL: [Family; 20] = [
+    pub const ALL: [Family; 22] = [
         Family::Llama,
         Family::Mistral,
         Family::Qwen2,
@@ -127,6 +137,8 @@ impl Family {
         Family::GraniteMoeHybrid,
         Family::Olmo2,
         Family::Glm4Moe,
+        Family::Gemma3n,
+        Family::Gemma4,
     ];
 
     /// Hugging Face `model_type` string of the family.
@@ -152,6 +164,8 @@ impl Family {
             Family::GraniteMoeHybrid => "granitemoehybrid",
             Family::Olmo2 => "olmo2",
             Family::Glm4Moe => "glm4_moe",
+            Family::Gemma3n => "gemma3n_text",
+            Family::Gemma4 => "gemma4_text",
         }
     }
 
@@ -175,7 +189,12 @@ impl Family {
     pub fn qk_norm(self) -> bool {
         matches!(
             self,
-            Family::Qwen3 | Family::Gemma3 | Family::Qwen3Moe | Family::Qwen3Next
+            Family::Qwen3
+                | Family::Gemma3
+                | Family::Gemma3n
+                | Family::Gemma4
+                | Family::Qwen3Moe
+                | Family::Qwen3Next
         )
     }
 
@@ -204,10 +223,16 @@ impl Family {
         matches!(self, Family::Qwen3Next)
     }
 
+    /// Whether each decoder layer ends with a learned one-element `layer_scalar` (Gemma 4's
+    /// decoder layer: `nn.Parameter(torch.ones(1))`; llama.cpp `layer_output_scale`).
+    pub fn layer_scalar(self) -> bool {
+        matches!(self, Family::Gemma4)
+    }
+
     /// RMSNorm weights per decoder layer.
     pub fn norms_per_layer(self) -> u64 {
         match self {
-            Family::Gemma2 | Family::Gemma3 => 4,
+            Family::Gemma2 | Family::Gemma3 | Family::Gemma3n | Family::Gemma4 => 4,
             Family::NemotronH => 1,
             _ => 2,
         }
@@ -295,6 +320,59 @@ pub struct Vision {
     pub config_hidden: u32,
 }
 
+/// Per-layer embeddings (PLE) and, for Gemma 3n, the AltUp and LAuReL blocks
+/// (`modeling_gemma3n.py`: `Gemma3nTextModel`, `Gemma3nTextDecoderLayer`, `Gemma3nTextAltUp`,
+/// `Gemma3nTextLaurelBlock`). Tensors, with `h` = `hidden_size`, `p` = `hidden`, `L` = layers,
+/// `n` = `altup_inputs`, `r` = `laurel_rank`:
+/// - outside the layers: the PLE table `embed_tokens_per_layer` `vocab × L·p`,
+///   `per_layer_model_projection` `L·p × h`, `per_layer_projection_norm` `p`; with AltUp,
+///   `altup_projections` and `altup_unembed_projections`, `n − 1` matrices `h × h` each;
+/// - in every layer: `per_layer_input_gate` `p × h`, `per_layer_projection` `h × p`,
+///   `post_per_layer_input_norm` `h`; with AltUp `correct_output_scale` `h`, `correction_coefs`
+///   `n × n`, `prediction_coefs` `n² × n`, `modality_router` `n × h`, `router_norm` `h`; with
+///   LAuReL `linear_left` `r × h`, `linear_right` `h × r`, `post_laurel_norm` `h`.
+///
+/// Where engines keep the PLE table: vLLM (`gemma3n.py`: `embed_tokens_per_layer =
+/// VocabParallelEmbedding(...)`, split by vocabulary rows under tensor parallelism) and
+/// Transformers (a parameter of the module, moved with it) on the GPU; SGLang's Gemma 3n model was
+/// not checked and is budgeted as vLLM; llama.cpp keeps
+/// `per_layer_token_embd` in host memory like `token_embd` (`LLM_TENSOR_LAYER_INPUT`,
+/// `llama-arch.cpp`; read lazily, `TENSOR_READ_LAZY` in `llama-model.cpp`), so it costs no VRAM
+/// there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerLayerInputs {
+    /// Width of one layer's embedding (`hidden_size_per_layer_input`).
+    pub hidden: u32,
+    /// Rows of the PLE table (`vocab_size_per_layer_input`).
+    pub vocab: u32,
+    /// AltUp streams (`altup_num_inputs`; 0 = no AltUp).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub altup_inputs: u32,
+    /// LAuReL rank (`laurel_rank`; 0 = no LAuReL).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub laurel_rank: u32,
+}
+
+/// The full-attention (global) layers' own attention shape, where it differs from the sliding
+/// layers' (Gemma 4: `global_head_dim`, `num_global_key_value_heads`, `attention_k_eq_v`). With it,
+/// a global layer projects `heads × head_dim` queries, `kv_heads × head_dim` keys and, unless
+/// `k_eq_v`, as many values (with `k_eq_v` the keys are used as values: no `v_proj`), and its
+/// per-head q/k norms are `head_dim` wide. Its cache holds keys and values of
+/// `kv_heads × head_dim` each per token — also with `k_eq_v`: Transformers passes the keys as
+/// values to `Cache.update`, which stores both, and llama.cpp gives every non-MLA layer a V cache
+/// (`llama-kv-cache.cpp`: `has_v = !is_mla`, `n_embd_v_gqa(il)` wide, or without flash attention
+/// padded to the widest layer's); vLLM's and SGLang's Gemma 4 cache layouts were not checked and
+/// are budgeted the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalAttention {
+    /// Width of one head in a global layer (`global_head_dim`).
+    pub head_dim: u32,
+    /// KV heads of a global layer (`num_global_key_value_heads`).
+    pub kv_heads: u32,
+    /// Whether the global layers use their keys as values (`attention_k_eq_v`).
+    pub k_eq_v: bool,
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }
@@ -361,6 +439,25 @@ pub struct ModelArch {
     /// such module. Speculative decoding is not modelled, so these weights never enter a budget.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub mtp_layers: u32,
+    /// The last `num_kv_shared_layers` decoder layers compute no keys and values of their own:
+    /// each reads those of the last earlier layer of its kind (sliding or full), so they hold no
+    /// cache. Transformers builds cache layers only for `layer_types[:-num_kv_shared_layers]`
+    /// (`cache_utils.py`: "Some models have shared layers thus no cache is needed for them (e.g.
+    /// Gemma3n)"); llama.cpp gives them no KV cells (`llama_hparams::has_kv`,
+    /// `n_layer_kv_from_start`, and the `reuse` callback of `llama-model.cpp` pointing them at
+    /// layer `n_layer_kv_from_start − 2` (sliding) or `− 1` (full)); vLLM builds their
+    /// `Attention` with `kv_sharing_target_layer_name` and allocates them no KV pages (Gemma 3n,
+    /// `gemma3n.py`). SGLang's handling was not checked; its pool is sized the same way. Their k/v
+    /// projection weights are still in the checkpoint and the module (counted in
+    /// [`ModelArch::param_count`]). 0: every layer caches.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub kv_shared_layers: u32,
+    /// Per-layer embeddings with AltUp / LAuReL (Gemma 3n), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_layer_inputs: Option<PerLayerInputs>,
+    /// The full-attention layers' own shape (Gemma 4), if it differs from the others'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_attention: Option<GlobalAttention>,
 }
 
 fn is_false(x: &bool) -> bool {
@@ -400,7 +497,25 @@ impl ModelArch {
             hybrid: None,
             qk_norm: false,
             mtp_layers: 0,
+            kv_shared_layers: 0,
+            per_layer_inputs: None,
+            global_attention: None,
         }
+    }
+
+    /// The attention shape of decoder layer `i`: (head width, KV heads, whether it has a `v_proj`);
+    /// a full-attention layer's own ([`ModelArch::global_attention`]) where the model has one.
+    pub fn attention_shape(&self, i: u32) -> (u32, u32, bool) {
+        match self.global_attention {
+            Some(g) if !self.is_local_layer(i) => (g.head_dim, g.kv_heads, !g.k_eq_v),
+            _ => (self.head_dim, self.kv_heads, true),
+        }
+    }
+
+    /// Whether decoder layer `i` is a full-attention layer with its own shape
+    /// ([`ModelArch::global_attention`]).
+    pub fn is_shaped_global_layer(&self, i: u32) -> bool {
+        self.global_attention.is_some() && !self.is_local_layer(i)
     }
 
     /// Whether decoder layer `i` has self-attention (every layer but a hybrid's recurrent-only
@@ -419,13 +534,14 @@ impl ModelArch {
         self.hybrid.is_none_or(|h| h.mlp_layers.contains(i))
     }
 
-    /// What decides decoder layer `i`'s tensors besides its index: MoE, attention, recurrent and
-    /// MLP, one bit each. Layers with the same key hold tensors of the same shapes.
+    /// What decides decoder layer `i`'s tensors besides its index: MoE, attention, recurrent,
+    /// MLP and a global layer's own shape, one bit each. Layers with the same key hold tensors of the same shapes.
     pub fn layer_key(&self, i: u32) -> u8 {
         u8::from(self.is_moe_layer(i))
             | u8::from(self.has_attention(i)) << 1
             | u8::from(self.has_recurrent(i)) << 2
             | u8::from(self.has_mlp(i)) << 3
+            | u8::from(self.is_shaped_global_layer(i)) << 4
     }
 
     /// The recurrent mixer, when the model has one.
@@ -539,17 +655,20 @@ impl ModelArch {
         }
     }
 
-    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers; a hybrid
-    /// model's attention layers).
+    /// Layers that cache text tokens (all but Llama 3.2 Vision's cross-attention layers and the
+    /// KV-sharing layers at the end ([`ModelArch::kv_shared_layers`]); a hybrid model's attention
+    /// layers). The caching layers are the first ones.
     pub fn self_attention_layers(&self) -> u32 {
         if let Some(h) = self.hybrid {
             // At most `layers` ≤ 1024 layers: the count fits.
             return u32::try_from(h.attention_layers.count_in(0, self.layers)).unwrap_or(u32::MAX);
         }
         self.layers
-            - self
-                .vision
-                .map_or(0, |v| v.cross_attention_layers.min(self.layers))
+            .saturating_sub(
+                self.vision
+                    .map_or(0, |v| v.cross_attention_layers.min(self.layers)),
+            )
+            .saturating_sub(self.kv_shared_layers)
     }
 
     /// Cache elements one token adds to one layer on one GPU of a `tp`-way group:
@@ -566,12 +685,32 @@ impl ModelArch {
         }
     }
 
+    /// Cache elements one token adds to one full-attention layer on one GPU of a `tp`-way group:
+    /// `2 · ⌈kv_heads / tp⌉ · head_dim` of the global shape ([`ModelArch::global_attention`]),
+    /// else [`ModelArch::kv_elements_per_token_layer`].
+    pub fn kv_elements_per_token_global_layer(&self, tp: u64) -> u64 {
+        match self.global_attention.filter(|_| self.mla.is_none()) {
+            Some(g) => crate::bytes::prod(&[
+                2,
+                u64::from(g.kv_heads).div_ceil(tp.max(1)),
+                u64::from(g.head_dim),
+            ]),
+            None => self.kv_elements_per_token_layer(tp),
+        }
+    }
+
     /// Key and value elements stored per token across all caching layers (full context).
     pub fn kv_elements_per_token(&self) -> u64 {
+        let n = self.self_attention_layers();
+        let local = self.local_layers_in(0, n);
         crate::bytes::mul(
-            u64::from(self.self_attention_layers()),
-            self.kv_elements_per_token_layer(1),
+            u64::from(n) - local,
+            self.kv_elements_per_token_global_layer(1),
         )
+        .saturating_add(crate::bytes::mul(
+            local,
+            self.kv_elements_per_token_layer(1),
+        ))
     }
 
     /// Whether `n` GPUs can split this model by tensor parallelism the way vLLM requires
@@ -583,6 +722,9 @@ impl ModelArch {
     pub fn tensor_parallel_ok(&self, n: u32) -> bool {
         n >= 1
             && self.heads.is_multiple_of(n)
+            && self
+                .global_attention
+                .is_none_or(|g| g.kv_heads.is_multiple_of(n) || n.is_multiple_of(g.kv_heads))
             && (self.mla.is_some()
                 || self.kv_heads.is_multiple_of(n)
                 || n.is_multiple_of(self.kv_heads))

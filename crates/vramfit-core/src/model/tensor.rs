@@ -71,6 +71,14 @@ pub enum TensorKind {
     /// A recurrent mixer's per-head vectors (`A_log`, `D`, `dt_bias`; GGUF `ssm_a`, `ssm_d`,
     /// `ssm_dt.bias`).
     SsmHead,
+    /// The per-layer embedding table (Gemma 3n `embed_tokens_per_layer`; GGUF
+    /// `per_layer_token_embd`): an embedding, kept 16-bit by weight quantisers and in host memory
+    /// by llama.cpp ([`crate::model::PerLayerInputs`]).
+    PerLayerEmbd,
+    /// The other linear projections of per-layer embeddings, AltUp and LAuReL
+    /// (`per_layer_model_projection`, `per_layer_input_gate`, `per_layer_projection`,
+    /// `altup_projections`, `laurel.linear_left` / `linear_right`).
+    PerLayerProj,
 }
 
 impl TensorKind {
@@ -88,6 +96,7 @@ impl TensorKind {
                 | TensorKind::Vision
                 | TensorKind::SsmConv
                 | TensorKind::SsmHead
+                | TensorKind::PerLayerEmbd
         )
     }
 
@@ -159,7 +168,10 @@ impl Tensor {
     fn is_outer_kind(&self) -> bool {
         matches!(
             self.kind,
-            TensorKind::TokenEmbd | TensorKind::Output | TensorKind::Vision
+            TensorKind::TokenEmbd
+                | TensorKind::Output
+                | TensorKind::Vision
+                | TensorKind::PerLayerEmbd
         )
     }
 
@@ -194,6 +206,9 @@ impl Tensor {
             TensorKind::SsmConv => "mamba.conv1d",
             TensorKind::SsmOut => "mamba.out_proj",
             TensorKind::SsmHead => "mamba.A_log",
+            TensorKind::PerLayerEmbd => "embed_tokens_per_layer",
+            TensorKind::PerLayerProj if self.layer.is_none() => "per_layer_model_projection",
+            TensorKind::PerLayerProj => "per_layer_projection",
         }
     }
 }
@@ -370,8 +385,9 @@ impl ModelArch {
         if hi <= lo {
             return Vec::new();
         }
-        if self.hybrid.is_some() {
-            // Mixers vary layer by layer: one look-up per layer (at most 1024), one entry per key.
+        if self.hybrid.is_some() || self.global_attention.is_some() {
+            // Mixers (or a global layer's shape) vary layer by layer: one look-up per layer (at
+            // most 1024), one entry per key.
             let mut out: Vec<(u32, u64)> = Vec::with_capacity(4);
             let mut keys: Vec<u8> = Vec::with_capacity(4);
             for i in lo..hi {
@@ -411,6 +427,33 @@ impl ModelArch {
             layer,
         };
         let mut before = vec![t(TensorKind::TokenEmbd, Split::ByGpu, v, h, None)];
+        if let Some(p) = self.per_layer_inputs {
+            // vLLM `gemma3n.py`: the table is a `VocabParallelEmbedding`, the model projection and
+            // the AltUp (un)embedding projections `ColumnParallelLinear`s (split), the norm whole.
+            let width = u64::from(self.layers) * u64::from(p.hidden);
+            before.push(t(
+                TensorKind::PerLayerEmbd,
+                Split::ByGpu,
+                u64::from(p.vocab),
+                width,
+                None,
+            ));
+            before.push(t(TensorKind::PerLayerProj, Split::ByGpu, width, h, None));
+            before.push(t(
+                TensorKind::Norm,
+                Split::Replicated,
+                u64::from(p.hidden),
+                1,
+                None,
+            ));
+            let streams = u64::from(p.altup_inputs.saturating_sub(1));
+            if streams > 0 {
+                before.push(Tensor {
+                    count: 2 * streams,
+                    ..t(TensorKind::PerLayerProj, Split::ByGpu, h, h, None)
+                });
+            }
+        }
         if self.family.is_encoder() {
             // Positions, two token types, and the embedding LayerNorm (weight + bias).
             before.push(t(
@@ -450,9 +493,10 @@ impl ModelArch {
 
     fn push_layer(&self, out: &mut Vec<Tensor>, i: u32) {
         let h = u64::from(self.hidden);
-        let hd = u64::from(self.head_dim);
+        let (head_dim, kv_heads, has_v) = self.attention_shape(i);
+        let hd = u64::from(head_dim);
         let q = u64::from(self.heads) * hd;
-        let kv = u64::from(self.kv_heads) * hd;
+        let kv = u64::from(kv_heads) * hd;
         let fam = self.family;
         let layer = Some(i);
         let attention = self.has_attention(i);
@@ -505,7 +549,10 @@ impl ModelArch {
                 };
                 add(K::AttnQ, ByGpu, q_rows, h, 1);
                 add(K::AttnK, ByKvHead, kv, h, 1);
-                add(K::AttnV, ByKvHead, kv, h, 1);
+                // Gemma 4's global layers with `attention_k_eq_v` have no `v_proj`.
+                if has_v {
+                    add(K::AttnV, ByKvHead, kv, h, 1);
+                }
                 add(K::AttnOutput, ByGpu, h, q, 1);
                 // q/k/v biases follow their projections (`QKVParallelLinear`); the o bias belongs
                 // to a `RowParallelLinear` and stays whole on every GPU.
@@ -594,6 +641,34 @@ impl ModelArch {
                 add(K::FfnUp, ByGpu, im, h, 1);
                 add(K::FfnDown, ByGpu, h, im, 1);
             }
+        }
+        if let Some(p) = self.per_layer_inputs {
+            let ph = u64::from(p.hidden);
+            // vLLM `gemma3n.py::Gemma3nDecoderLayer`: `per_layer_input_gate` and
+            // `per_layer_projection` are `ReplicatedLinear`s; `post_per_layer_input_norm`.
+            add(K::PerLayerProj, Replicated, ph, h, 1);
+            add(K::PerLayerProj, Replicated, h, ph, 1);
+            add(K::Norm, Replicated, h, 1, 1);
+            let n = u64::from(p.altup_inputs);
+            if n > 0 {
+                // `Gemma3nAltUp`: `correction_coefs` n×n, `prediction_coefs` n²×n and
+                // `modality_router` n×h are `ReplicatedLinear`s; `router_norm` and
+                // `correct_output_scale` are h-wide vectors.
+                add(K::Router, Replicated, n + n * n, n, 1);
+                add(K::Router, Replicated, n, h, 1);
+                add(K::Norm, Replicated, 2 * h, 1, 1);
+            }
+            let r = u64::from(p.laurel_rank);
+            if r > 0 {
+                // `Gemma3nLaurelBlock`: column-parallel `linear_left` r×h, row-parallel
+                // `linear_right` h×r, `post_laurel_norm` h.
+                add(K::PerLayerProj, ByGpu, r, h, 1);
+                add(K::PerLayerProj, ByGpu, h, r, 1);
+                add(K::Norm, Replicated, h, 1, 1);
+            }
+        }
+        if fam.layer_scalar() {
+            add(K::Norm, Replicated, 1, 1, 1);
         }
         // LayerNorm (encoders) has a bias beside each weight.
         let norm_width = if fam.is_encoder() { 2 * h } else { h };
@@ -735,7 +810,19 @@ mod tests {
             attention_layers: attention,
             mlp_layers: LayerSet::first(9),
         });
-        vec![dense, moe, bert, nemo, next]
+        // Gemma 4-like: every third layer global, with its own head width and KV heads and no
+        // `v_proj`.
+        let mut g4 = ModelArch::dense(Family::Gemma4, 8, 64, 4, 2, 16, 96, 300, true, 4096);
+        g4.sliding_window = Some(crate::model::SlidingWindow {
+            window: 8,
+            global_every: 3,
+        });
+        g4.global_attention = Some(crate::model::GlobalAttention {
+            head_dim: 32,
+            kv_heads: 1,
+            k_eq_v: true,
+        });
+        vec![dense, moe, bert, nemo, next, g4]
     }
 
     #[test]
