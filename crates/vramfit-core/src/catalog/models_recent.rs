@@ -100,6 +100,7 @@ const GLM_4_5_AIR: ModelArch = glm4_moe(46, 4096, 10944, 128, 1408, 1, false, 13
 /// `2304·w`, per block `4·w² + 2·w·mlp + 9·w + mlp`, merger `2·w + 16·w² + 4·w + 4·w·out + out`.
 /// Replicated under tensor parallelism: the patch embedding, the position table, per block the
 /// LayerNorms and the `proj` / `fc2` biases (`6·w`), the merger's LayerNorm and its last bias.
+/// That is [`qwen3_vl_tower`] without DeepStack mergers (`deepstack_visual_indexes` is empty).
 const fn qwen3_5_vision(depth: u64, width: u64, mlp: u64, out: u64) -> Vision {
     qwen3_vl_tower(depth, width, mlp, out, 0)
 }
