@@ -432,3 +432,113 @@ fn granite_4_micro_is_dense_and_exact() {
     assert_eq!(arch.param_count(), 3_402_836_480);
     assert_eq!(m.published_params, 3_402_836_480);
 }
+
+/// The Qwen3-VL entries are what `hf_config` reads from their `config.json` (`qwen3_vl`: the
+/// Qwen3 text model in `text_config`, the tower with its DeepStack mergers in `vision_config`;
+/// the 4B's keys as `Qwen/Qwen3-VL-4B-Instruct` publishes them, the 8B's from its published
+/// values), exact to the published totals; the KV cache is the text model's alone (DeepStack adds
+/// no cache); the repo ids resolve whatever their case, a `-FP8` upload to its base with a format.
+/// A `qwen3_vl_moe` wrapper reads its text model as Qwen3 MoE.
+#[test]
+fn qwen3_vl_entries_match_their_configs() {
+    let vision = |depth: u32, width: u32, mlp: u32, out: u32, deepstack: &[u32]| {
+        serde_json::json!({"deepstack_visual_indexes": deepstack, "depth": depth,
+            "hidden_act": "gelu_pytorch_tanh", "hidden_size": width, "in_channels": 3,
+            "intermediate_size": mlp, "model_type": "qwen3_vl", "num_heads": 16,
+            "num_position_embeddings": 2304, "out_hidden_size": out, "patch_size": 16,
+            "spatial_merge_size": 2, "temporal_patch_size": 2})
+    };
+    let text = |hidden: u32, intermediate: u32, tied: bool| {
+        serde_json::json!({"model_type": "qwen3_vl_text", "hidden_size": hidden,
+            "intermediate_size": intermediate, "num_hidden_layers": 36,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+            "max_position_embeddings": 262144, "vocab_size": 151936,
+            "tie_word_embeddings": tied})
+    };
+    let config = |text: serde_json::Value, vision: serde_json::Value, tied: bool| {
+        serde_json::json!({"architectures": ["Qwen3VLForConditionalGeneration"],
+            "model_type": "qwen3_vl", "text_config": text, "vision_config": vision,
+            "tie_word_embeddings": tied})
+    };
+    let four = config(
+        text(2560, 9728, true),
+        vision(24, 1024, 4096, 2560, &[5, 11, 17]),
+        true,
+    );
+    let eight = config(
+        text(4096, 12288, false),
+        vision(27, 1152, 4304, 4096, &[8, 16, 24]),
+        false,
+    );
+    // KV per token in bf16, by hand: 36 layers × (K + V) × 8 KV heads × 128 × 2 bytes = 147,456.
+    for (config, ids, total) in [
+        (
+            four,
+            ["qwen3-vl-4b-instruct", "qwen3-vl-4b-thinking"],
+            4_437_815_808,
+        ),
+        (
+            eight,
+            ["qwen3-vl-8b-instruct", "qwen3-vl-8b-thinking"],
+            8_767_123_696,
+        ),
+    ] {
+        let arch = vramfit_core::hf_config::parse_value(&config).expect("valid config");
+        assert_eq!(arch.param_count(), total, "{}", ids[0]);
+        for id in ids {
+            let m = catalog::model(id).expect("in catalog");
+            assert_eq!(m.arch, arch, "{id}");
+            assert_eq!(m.published_params, total, "{id}");
+        }
+        let json = format!(
+            r#"{{"model":{{"catalog":"{}"}},"weights":"bf16",
+            "workload":{{"inference":{{"context_tokens":4096,"sequences":1}}}},
+            "hardware":{{"gpu_memory_gib":80,"count":1}}}}"#,
+            ids[0]
+        );
+        let scenario: vramfit_core::Scenario = serde_json::from_str(&json).expect("scenario");
+        let e = vramfit_core::estimate(&scenario).expect("estimates");
+        assert_eq!(e.kv_bytes_per_token, 147_456, "{}", ids[0]);
+    }
+    for (repo, id, quantised) in [
+        ("Qwen/Qwen3-VL-8B-Instruct", "qwen3-vl-8b-instruct", false),
+        ("qwen/qwen3-vl-4b-thinking", "qwen3-vl-4b-thinking", false),
+        ("QWEN/QWEN3-VL-4B-INSTRUCT", "qwen3-vl-4b-instruct", false),
+        (
+            "Qwen/Qwen3-VL-8B-Instruct-FP8",
+            "qwen3-vl-8b-instruct",
+            true,
+        ),
+        (
+            "qwen/qwen3-vl-8b-thinking-fp8",
+            "qwen3-vl-8b-thinking",
+            true,
+        ),
+    ] {
+        let hit = catalog::lookup(repo).map(|h| (h.model.id, h.format.is_some()));
+        assert_eq!(hit, Some((id, quantised)), "{repo}");
+    }
+    // A `qwen3_vl_moe` wrapper around Qwen3-30B-A3B's text shapes reads as that model plus a tower.
+    let moe_text = catalog::model("qwen3-30b-a3b").expect("in catalog").arch;
+    let wrapped = serde_json::json!({"model_type": "qwen3_vl_moe",
+        "text_config": {"model_type": "qwen3_vl_moe_text", "hidden_size": 2048,
+            "num_hidden_layers": 48, "num_attention_heads": 32, "num_key_value_heads": 4,
+            "head_dim": 128, "intermediate_size": 6144, "moe_intermediate_size": 768,
+            "num_experts": 128, "num_experts_per_tok": 8, "vocab_size": 151936,
+            "max_position_embeddings": moe_text.max_position,
+            "tie_word_embeddings": false},
+        "vision_config": vision(27, 1152, 4304, 2048, &[8, 16, 24])});
+    let arch = vramfit_core::hf_config::parse_value(&wrapped).expect("valid config");
+    assert_eq!(arch.vision.map(|v| v.tokens_per_image), Some(1024));
+    assert_eq!(
+        vramfit_core::ModelArch {
+            vision: None,
+            ..arch
+        },
+        moe_text
+    );
+    // Other patch geometry is refused, naming the key.
+    let mut odd = wrapped.clone();
+    odd["vision_config"]["patch_size"] = serde_json::json!(14);
+    assert!(vramfit_core::hf_config::parse_value(&odd).is_err());
+}

@@ -1,6 +1,6 @@
 //! The model catalog, second part: mixture-of-experts models (Mixtral, Qwen3 MoE, DeepSeek V2/V3,
 //! gpt-oss, Llama 4), latent attention (DeepSeek MLA) and vision-language models (Llama 3.2
-//! Vision, LLaVA-NeXT, Qwen2.5-VL, Gemma 3, Llama 4).
+//! Vision, LLaVA-NeXT, Qwen2.5-VL, Qwen3-VL, Gemma 3, Llama 4).
 //!
 //! Every architecture value is copied from the model's Hugging Face `config.json` at `hf_repo` (the
 //! `text_config` block for multimodal wrappers): the keys listed in `models.rs`, plus
@@ -32,7 +32,7 @@
 //! Entries are ordered by family (as in [`Family::ALL`]), then by size.
 
 use super::{with_swa, CatalogModel};
-use crate::model::{Family, Mla, ModelArch, Moe, Vision};
+use crate::model::{qwen3_vl_tower, Family, Mla, ModelArch, Moe, Vision};
 
 /// Adds mixture-of-experts layers.
 pub(super) const fn with_moe(mut a: ModelArch, moe: Moe) -> ModelArch {
@@ -51,6 +51,42 @@ pub(super) const fn with_vision(mut a: ModelArch, vision: Vision) -> ModelArch {
     a.vision = Some(vision);
     a
 }
+
+/// Qwen3-VL-4B (Instruct and Thinking): Qwen3-4B's text model with 262,144 positions and the
+/// 24-block tower of width 1024 with three DeepStack mergers (see the entries).
+const QWEN3_VL_4B: ModelArch = with_vision(
+    ModelArch::dense(
+        Family::Qwen3,
+        36,
+        2560,
+        32,
+        8,
+        128,
+        9728,
+        151936,
+        true,
+        262144,
+    ),
+    qwen3_vl_tower(24, 1024, 4096, 2560, 3),
+);
+
+/// Qwen3-VL-8B (Instruct and Thinking): Qwen3-8B's text model with 262,144 positions and the
+/// 27-block tower of width 1152 with three DeepStack mergers (see the entries).
+const QWEN3_VL_8B: ModelArch = with_vision(
+    ModelArch::dense(
+        Family::Qwen3,
+        36,
+        4096,
+        32,
+        8,
+        128,
+        12288,
+        151936,
+        false,
+        262144,
+    ),
+    qwen3_vl_tower(27, 1152, 4304, 4096, 3),
+);
 
 /// DeepSeek V3 and R1 share every tensor shape (`deepseek-ai/DeepSeek-V3` / `-R1` `config.json`);
 /// `intermediate_size` 18432 is the MLP of the 3 leading dense layers.
@@ -320,6 +356,75 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
                 config_hidden: 1280,
             },
         ),
+    },
+    // ----- Qwen3 (Qwen3-VL) -----
+    // `qwen3_vl` configs: the Qwen3 text model in `text_config` (262,144 positions), the Qwen3-VL
+    // tower in `vision_config` (`depth`, `hidden_size`, `intermediate_size`, `patch_size` 16,
+    // `spatial_merge_size` 2, `num_position_embeddings` 2304, `out_hidden_size` = the text width)
+    // with one DeepStack merger per `deepstack_visual_indexes` entry (three), counted by
+    // [`qwen3_vl_tower`]. DeepStack adds the mergers' outputs to the first three decoder layers'
+    // hidden states: no extra KV. Instruct and Thinking share every tensor shape (one
+    // `config.json`; the cards differ only in post-training).
+    //
+    // 4B (`Qwen/Qwen3-VL-4B-Instruct` `config.json`, as quoted in public code): text 36 layers of
+    // 2560, 32 query / 8 KV heads of 128, MLP 9728, vocabulary 151,936, tied embeddings (Qwen3-4B's
+    // 4,022,468,096); tower 24 blocks of 1024 (MLP 4096), DeepStack at blocks 5, 11, 17:
+    // 302,309,376 blocks + 3,933,184 patch and positions + 27,271,680 merger + 3 × 27,277,824
+    // DeepStack = 415,347,712; total 4,437,815,808.
+    CatalogModel {
+        id: "qwen3-vl-4b-instruct",
+        name: "Qwen3-VL 4B Instruct",
+        hf_repo: "Qwen/Qwen3-VL-4B-Instruct",
+        hf_aliases: &[],
+        published_params: 4_437_815_808,
+        published_counts_mtp: false,
+        source: "4,437,815,808 parameters of Qwen3-VL-4B-Instruct as transformers loads it (public \
+                 evaluation and training logs: `total_parameters: 4437815808`, the tied head \
+                 counted once as in a safetensors total; the exact Hub figure not seen), text \
+                 model and vision tower with its DeepStack mergers; 4.44B (codersera.com's \
+                 Qwen3-VL-4B guide); card: 4B",
+        arch: QWEN3_VL_4B,
+    },
+    CatalogModel {
+        id: "qwen3-vl-4b-thinking",
+        name: "Qwen3-VL 4B Thinking",
+        hf_repo: "Qwen/Qwen3-VL-4B-Thinking",
+        hf_aliases: &[],
+        published_params: 4_437_815_808,
+        published_counts_mtp: false,
+        source: "same tensors as Qwen3-VL-4B-Instruct (4,437,815,808; both 4B variants 4.44B with \
+                 one architecture, codersera.com's Qwen3-VL-4B Instruct vs Thinking guide)",
+        arch: QWEN3_VL_4B,
+    },
+    // 8B (`Qwen/Qwen3-VL-8B-Instruct` `config.json`, as quoted in public code): text 36 layers of
+    // 4096, 32 query / 8 KV heads of 128, MLP 12,288, vocabulary 151,936, untied head (Qwen3-8B's
+    // 8,190,735,360); tower 27 blocks of 1152 (MLP 4304), DeepStack at blocks 8, 16, 24:
+    // 411,466,608 blocks + 4,424,832 patch and positions + 40,119,040 merger + 3 × 40,125,952
+    // DeepStack = 576,388,336; total 8,767,123,696.
+    CatalogModel {
+        id: "qwen3-vl-8b-instruct",
+        name: "Qwen3-VL 8B Instruct",
+        hf_repo: "Qwen/Qwen3-VL-8B-Instruct",
+        hf_aliases: &[],
+        published_params: 8_767_123_696,
+        published_counts_mtp: false,
+        source: "HF safetensors total (the Hub API's `safetensors.total`, BF16 8,767,123,696, as a \
+                 public Hub verification quotes it; also the GGUF general.parameter_count of the \
+                 Ollama qwen3-vl:8b blob), text model and vision tower with its DeepStack \
+                 mergers; card: 8B",
+        arch: QWEN3_VL_8B,
+    },
+    CatalogModel {
+        id: "qwen3-vl-8b-thinking",
+        name: "Qwen3-VL 8B Thinking",
+        hf_repo: "Qwen/Qwen3-VL-8B-Thinking",
+        hf_aliases: &[],
+        published_params: 8_767_123_696,
+        published_counts_mtp: false,
+        source: "same tensors as Qwen3-VL-8B-Instruct (HF safetensors total 8,767,123,696; both 8B variants \
+                 8.77B with one architecture, codersera.com's Qwen3-VL-8B Instruct vs Thinking \
+                 guide)",
+        arch: QWEN3_VL_8B,
     },
     // ----- Gemma 3 (multimodal sizes) -----
     // Text numbers from `text_config`; 5 local layers (window 1024) to 1 global. Vision block =

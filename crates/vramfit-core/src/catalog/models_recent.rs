@@ -31,7 +31,9 @@
 
 use super::models_moe::with_moe;
 use super::CatalogModel;
-use crate::model::{Family, Hybrid, LayerSet, ModelArch, Moe, Recurrent, RecurrentKind, Vision};
+use crate::model::{
+    qwen3_vl_tower, Family, Hybrid, LayerSet, ModelArch, Moe, Recurrent, RecurrentKind, Vision,
+};
 
 /// Sets the checkpoint's MTP layers.
 const fn with_mtp(mut a: ModelArch, mtp_layers: u32) -> ModelArch {
@@ -98,18 +100,9 @@ const GLM_4_5_AIR: ModelArch = glm4_moe(46, 4096, 10944, 128, 1408, 1, false, 13
 /// `2304·w`, per block `4·w² + 2·w·mlp + 9·w + mlp`, merger `2·w + 16·w² + 4·w + 4·w·out + out`.
 /// Replicated under tensor parallelism: the patch embedding, the position table, per block the
 /// LayerNorms and the `proj` / `fc2` biases (`6·w`), the merger's LayerNorm and its last bias.
+/// That is [`qwen3_vl_tower`] without DeepStack mergers (`deepstack_visual_indexes` is empty).
 const fn qwen3_5_vision(depth: u64, width: u64, mlp: u64, out: u64) -> Vision {
-    let w = width;
-    let block = 4 * w * w + 2 * w * mlp + 9 * w + mlp;
-    let merger = 2 * w + 16 * w * w + 4 * w + 4 * w * out + out;
-    Vision {
-        params: 1537 * w + 2304 * w + depth * block + merger,
-        tokens_per_image: 1024,
-        cross_attention_layers: 0,
-        replicated: 1537 * w + 2304 * w + depth * 6 * w + 2 * w + out,
-        config_layers: depth as u32,
-        config_hidden: width as u32,
-    }
+    qwen3_vl_tower(depth, width, mlp, out, 0)
 }
 
 /// The three Qwen3.5 vision towers: 27 blocks of 1152 (MLP 4304) from 9B up, 24 of 1024 (4096) for

@@ -751,6 +751,9 @@ fn read_vision(
         inner: None,
         outer: v,
     };
+    if model_type.starts_with("qwen3_vl") {
+        return read_qwen3_vl_vision(&vk, text_hidden).map(Some);
+    }
     let layers = u64::from(
         vk.first_count(&["num_hidden_layers", "depth"])?
             .unwrap_or(24),
@@ -808,6 +811,50 @@ fn read_vision(
     }))
 }
 
+/// A Qwen3-VL tower (`qwen3_vl`, `qwen3_vl_moe`), counted exactly as the catalog counts it
+/// ([`crate::model::qwen3_vl_tower`]): `depth` blocks of `hidden_size` (MLP `intermediate_size`),
+/// the merger to `out_hidden_size` (else the text width) and one DeepStack merger per
+/// `deepstack_visual_indexes` entry. The shapes assume the published 16 px patches, 2 × 2 merge
+/// and 2304 positions; other values are refused naming the key.
+fn read_qwen3_vl_vision(vk: &Keys, text_hidden: u32) -> Result<Vision, ConfigError> {
+    for (key, expected) in [
+        ("patch_size", 16),
+        ("temporal_patch_size", 2),
+        ("spatial_merge_size", 2),
+        ("num_position_embeddings", 2304),
+        ("in_channels", 3),
+    ] {
+        if vk.optional_count(key)?.is_some_and(|v| v != expected) {
+            return Err(ConfigError::InvalidValue { key });
+        }
+    }
+    let depth = vk.optional_count("depth")?.unwrap_or(27);
+    let width = vk.optional_count("hidden_size")?.unwrap_or(1152);
+    let mlp = vk.optional_count("intermediate_size")?.unwrap_or(4304);
+    let out = vk.optional_count("out_hidden_size")?.unwrap_or(text_hidden);
+    let deepstack = match vk.get("deepstack_visual_indexes") {
+        None => 3,
+        Some(Value::Array(a)) => a.len(),
+        Some(_) => {
+            return Err(ConfigError::InvalidValue {
+                key: "deepstack_visual_indexes",
+            })
+        }
+    };
+    if u64::try_from(deepstack).unwrap_or(u64::MAX) > u64::from(depth) {
+        return Err(ConfigError::InvalidValue {
+            key: "deepstack_visual_indexes",
+        });
+    }
+    Ok(crate::model::qwen3_vl_tower(
+        u64::from(depth),
+        u64::from(width),
+        u64::from(mlp),
+        u64::from(out),
+        deepstack as u64,
+    ))
+}
+
 /// The family for a `model_type`, including the wrappers whose `text_config` holds a known family.
 fn family_of(model_type: &str) -> Option<Family> {
     match model_type {
@@ -822,6 +869,8 @@ fn family_of(model_type: &str) -> Option<Family> {
         // only skip the rotary embedding, which holds no weights and no cache.
         "smollm3" => Some(Family::Llama),
         "qwen3_5" | "qwen3_5_text" | "qwen3_5_moe" | "qwen3_5_moe_text" => Some(Family::Qwen3Next),
+        "qwen3_vl" | "qwen3_vl_text" => Some(Family::Qwen3),
+        "qwen3_vl_moe" | "qwen3_vl_moe_text" => Some(Family::Qwen3Moe),
         other => Family::ALL.into_iter().find(|f| f.model_type() == other),
     }
 }
@@ -869,7 +918,11 @@ fn ceiling(key: &str) -> u32 {
         | "moe_layer_freq"
         | "decoder_sparse_step"
         | "sliding_window_pattern" => arch::LAYERS,
-        "hidden_size" | "embed_dim" | "hidden_size_per_layer_input" | "laurel_rank" => arch::HIDDEN,
+        "hidden_size"
+        | "embed_dim"
+        | "hidden_size_per_layer_input"
+        | "laurel_rank"
+        | "out_hidden_size" => arch::HIDDEN,
         "vocab_size_per_layer_input" => arch::VOCAB,
         "altup_num_inputs" => arch::HEADS,
         "intermediate_size"

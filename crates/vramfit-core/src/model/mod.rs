@@ -373,6 +373,39 @@ pub struct GlobalAttention {
     pub k_eq_v: bool,
 }
 
+/// The Qwen3-VL vision tower (`Qwen3VLVisionModel`; Qwen3.5's is the same without DeepStack)
+/// of `depth` blocks of width `w` (MLP `mlp`), the patch merger projecting to `out`, and
+/// `deepstack` DeepStack mergers (`len(deepstack_visual_indexes)`), counted from the shapes of
+/// `transformers`' `modeling_qwen3_vl.py`: patch Conv3d `w × 3·2·16·16` with bias (`1537·w`),
+/// position table `2304·w` (`num_position_embeddings`), per block two LayerNorms, `qkv` and
+/// `proj` with biases and the `fc1` / `fc2` MLP (`4·w² + 2·w·mlp + 9·w + mlp`); the merger a
+/// LayerNorm over `w`, `linear_fc1` `4w → 4w` and `linear_fc2` `4w → out` with biases
+/// (`2·w + 16·w² + 4·w + 4·w·out + out`); each DeepStack merger the same with its LayerNorm over
+/// `4w` (`use_postshuffle_norm`: `8·w + 16·w² + 4·w + 4·w·out + out`). Under tensor parallelism
+/// vLLM (`qwen3_vl.py`) splits `qkv`, `proj`, `fc1`, `fc2` and every merger's MLP; each GPU keeps
+/// whole the patch embedding, the position table, per block the LayerNorms and the `proj` /
+/// `fc2` biases (`6·w`), and every merger's LayerNorm and last bias. One 1024 × 1024 px image is
+/// 1024 tokens (16 px patches, 2 × 2 merged).
+pub(crate) const fn qwen3_vl_tower(
+    depth: u64,
+    w: u64,
+    mlp: u64,
+    out: u64,
+    deepstack: u64,
+) -> Vision {
+    let block = 4 * w * w + 2 * w * mlp + 9 * w + mlp;
+    let merger = 2 * w + 16 * w * w + 4 * w + 4 * w * out + out;
+    let deepstack_merger = merger + 6 * w;
+    Vision {
+        params: 1537 * w + 2304 * w + depth * block + merger + deepstack * deepstack_merger,
+        tokens_per_image: 1024,
+        cross_attention_layers: 0,
+        replicated: 1537 * w + 2304 * w + depth * 6 * w + 2 * w + out + deepstack * (8 * w + out),
+        config_layers: depth as u32,
+        config_hidden: w as u32,
+    }
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }
