@@ -116,6 +116,20 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
         })
         .filter(|f| f.verdict == Verdict::Fits || e.verdict == Verdict::DoesNotFit)
         .collect();
+    // A change that fits only through the same claimed fraction as the fraction change alone, at
+    // no fewer bytes, adds nothing to it: vLLM claims that fraction of the card whatever else
+    // changes, so "fp8 weights + gpu_memory_utilization = 0.88" would list the fraction fix again
+    // at the same per-GPU figure.
+    if let Some((fraction, bytes)) = fixes.iter().find_map(|f| match f.change {
+        Change::EngineFraction { fraction } if f.verdict == Verdict::Fits => {
+            Some((fraction, f.per_gpu_bytes))
+        }
+        _ => None,
+    }) {
+        fixes.retain(|f| {
+            !(f.engine_fraction.is_some_and(|x| x == fraction) && f.per_gpu_bytes >= bytes)
+        });
+    }
     let method_fits = fixes
         .iter()
         .any(|f| f.verdict == Verdict::Fits && changes_method(&f.change));

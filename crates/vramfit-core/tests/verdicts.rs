@@ -3,7 +3,9 @@
 //! fixes agree with each other.
 
 use proptest::prelude::*;
-use vramfit_core::{catalog, estimate, Estimate, Plan, Scenario, Verdict, VerdictReason, Warning};
+use vramfit_core::{
+    catalog, estimate, Change, Estimate, Plan, Scenario, Verdict, VerdictReason, Warning,
+};
 
 const ENGINES: [&str; 5] = [
     "null",
@@ -174,6 +176,31 @@ fn issue_11_vllm_cases() {
     let e = estimate(&awq).expect("valid");
     assert_eq!(e.reason, VerdictReason::IntoHeadroom);
     assert!(e.fixes.iter().any(|f| f.verdict == Verdict::Fits));
+}
+
+/// Gemma 4 31B under vLLM on one H200 only eats into the headroom: lowering
+/// `gpu_memory_utilization` fits, and "fp8 weights + the same fraction" (found on screen, at the
+/// very same per-GPU figure: vLLM claims the fraction whatever else changes) is not offered again.
+#[test]
+fn no_fix_repeats_the_fraction_fix() {
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"gemma-4-31b-it"},"weights":"bf16","workload":{"inference":{"context_tokens":65536,"sequences":8}},"hardware":{"gpu":"h200","count":1},"engine":{"vllm":{}}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert_eq!(e.reason, VerdictReason::IntoHeadroom);
+    let (fraction, bytes) = e
+        .fixes
+        .iter()
+        .find_map(|f| match f.change {
+            Change::EngineFraction { fraction } => Some((fraction, f.per_gpu_bytes)),
+            _ => None,
+        })
+        .expect("the fraction fix");
+    for f in &e.fixes {
+        assert!(
+            !(f.engine_fraction == Some(fraction) && f.per_gpu_bytes >= bytes),
+            "{:?} repeats the fraction fix",
+            f.change
+        );
+    }
 }
 
 /// HunyuanVideo at 720p, 81 frames on one RTX 4090 needs ≈ 75 GiB: no single change to how it
