@@ -115,3 +115,13 @@ test('a hybrid model under vLLM explains why concurrency exceeds capacity ÷ con
   await expect(page.getByTestId('kv-tokens')).toBeVisible();
   await expect(page.getByTestId('kv-per-group')).toHaveCount(0);
 });
+
+// Gemma 4 31B's summary said "KV cache 880 KiB per token" beside a 65.96 GiB cache holding 747,696
+// tokens (≈ 92 KiB each): past its 1,024-token window only the 10 global layers grow.
+test('a sliding-window model states what a token costs past the window', async ({ page }) => {
+  await page.goto('./?lang=en&model=gemma-4-31b-it&weights=bf16&ctx=65536&seqs=8&gpu=h200&engine={"vllm":{}}');
+  await expect(page.getByTestId('model-summary')).toContainText('880 KiB per token (bf16), 80 KiB per token past the 1,024-token window');
+  await page.goto('./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090');
+  await expect(page.getByTestId('model-summary')).toContainText('128 KiB per token (bf16)');
+  await expect(page.getByTestId('model-summary')).not.toContainText('window');
+});

@@ -91,6 +91,11 @@ pub struct Estimate {
     /// KV cache bytes per token for the whole model (all GPUs); a hybrid model's attention layers
     /// only.
     pub kv_bytes_per_token: u64,
+    /// Sliding-window models: the bytes one more token adds once the context is past the window
+    /// (the global layers' only; 0 when every layer is local), for the whole model. Left out for
+    /// models without local layers. `kv_bytes_per_token` holds up to the window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_bytes_per_token_past_window: Option<u64>,
     /// Hybrid models: recurrent-state bytes per sequence for the whole model, in the model's dtype
     /// (constant in the context length; 0, and left out, otherwise).
     #[serde(skip_serializing_if = "is_zero")]
@@ -391,6 +396,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             .as_ref()
             .map_or(VerdictReason::NothingFits, |p| p.reason),
         kv_bytes_per_token: kv_cache::bytes_per_token(&base),
+        kv_bytes_per_token_past_window: kv_cache::bytes_per_token_past_window(&base),
         state_bytes_per_sequence: kv_cache::state_bytes_per_sequence(&base),
         kv_cache_bytes: kv.map(|k| k.kv_cache_bytes),
         kv_cache_tokens: kv.map(|k| k.kv_cache_tokens),

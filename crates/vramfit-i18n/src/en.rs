@@ -186,6 +186,7 @@ pub fn text(k: Key) -> &'static str {
         CardCustom => "a {gib} GiB card",
         StaleNote => "Showing the last valid result: fix the highlighted field to update it.",
         ModelSummary => "{name} · {params} parameters · KV cache {kib} KiB per token ({fmt})",
+        ModelSummaryWindow => "{name} · {params} parameters · KV cache {kib} KiB per token ({fmt}), {kib_past} KiB per token past the {window}-token window",
         PastedConfig => "Pasted config.json",
         ParamsSuffix => "B",
         PerGpu => "Per GPU",

@@ -57,7 +57,7 @@ keys! {
         VerdictFits, VerdictTight, VerdictDoesNotFit, VerdictTightConcurrency, VerdictNoCard,
         WordFits, WordTight, WordDoesNotFit,
         PlanTitle, SplitTensorParallel, SplitLayers, SplitReplicas, CardCustom,
-        StaleNote, ModelSummary, PastedConfig, ParamsSuffix,
+        StaleNote, ModelSummary, ModelSummaryWindow, PastedConfig, ParamsSuffix,
         PerGpu, PerGpuTimes, ColComponent, TotalPerGpu, AllGpus, CardCapacity, HeadroomLine,
         BarAria,
         EngineReportTitle, ClaimedAtStart, KvGib, StateGib, KvTokens, MaxConcurrency, KvTokensPerGroup, HostRam,

@@ -229,17 +229,28 @@ pub fn Headline(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
+    // A sliding-window model's per-token figure holds up to the window only: past it just the
+    // global layers grow, so the summary gives both (Gemma 4 31B: 880 KiB, then 80 KiB).
     let summary = e.model.as_ref().map(|m| {
-        f(
-            l,
-            Key::ModelSummary,
-            &[
-                ("name", m.name.unwrap_or(t(l, Key::PastedConfig))),
-                ("params", &params(l, m.params)),
-                ("kib", &l.integer(e.kv_bytes_per_token / 1024)),
-                ("fmt", e.kv_cache_format.id()),
-            ],
-        )
+        let name = m.name.unwrap_or(t(l, Key::PastedConfig));
+        let kib = l.integer(e.kv_bytes_per_token / 1024);
+        let count = params(l, m.params);
+        let base = [
+            ("name", name),
+            ("params", count.as_str()),
+            ("kib", kib.as_str()),
+            ("fmt", e.kv_cache_format.id()),
+        ];
+        match (e.kv_bytes_per_token_past_window, m.arch.sliding_window) {
+            (Some(past), Some(sw)) => {
+                let kib_past = l.integer(past / 1024);
+                let window = l.integer(u64::from(sw.window));
+                let mut args = base.to_vec();
+                args.extend([("kib_past", kib_past.as_str()), ("window", window.as_str())]);
+                f(l, Key::ModelSummaryWindow, &args)
+            }
+            _ => f(l, Key::ModelSummary, &base),
+        }
     });
     view! {
         {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}

@@ -118,6 +118,14 @@ pub fn bytes_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {
     )
 }
 
+/// KV cache bytes one more token adds past the sliding window (the global layers' only), for
+/// the whole model; `None` for a model without sliding-window layers.
+pub fn bytes_per_token_past_window(inp: &BudgetInputs) -> Option<u64> {
+    inp.arch
+        .kv_elements_per_token_past_window()
+        .map(|e| from_u128((u128::from(e) * u128::from(inp.kv_cache.bits())).div_ceil(8)))
+}
+
 /// KV cache bytes per token of context for the whole model (all GPUs), counting every layer.
 pub fn bytes_per_token(inp: &BudgetInputs) -> u64 {
     from_u128(

@@ -732,6 +732,19 @@ impl ModelArch {
         }
     }
 
+    /// Key and value elements one more token adds once the context is past the sliding window:
+    /// the global layers' only (`None` without local layers; 0 when every layer is local).
+    pub fn kv_elements_per_token_past_window(&self) -> Option<u64> {
+        let n = self.self_attention_layers();
+        let local = self.local_layers_in(0, n);
+        (local > 0).then(|| {
+            crate::bytes::mul(
+                u64::from(n) - local,
+                self.kv_elements_per_token_global_layer(1),
+            )
+        })
+    }
+
     /// Key and value elements stored per token across all caching layers (full context).
     pub fn kv_elements_per_token(&self) -> u64 {
         let n = self.self_attention_layers();
