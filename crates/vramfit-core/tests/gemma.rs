@@ -4,27 +4,10 @@
 //! `text_config`, written out here; the config reader builds the catalog entries from those
 //! configs, and the Hub ids resolve to them in any case.
 
+mod common;
+use common::{component, serve};
 use vramfit_core::catalog;
-use vramfit_core::{estimate, ComponentId, Estimate, Scenario};
-
-/// An estimate of Gemma 3n E2B serving `seqs` sequences of `ctx` tokens in bf16 on one card of
-/// 1 TiB (`engine`: a scenario `engine` object, or `null` for the engine-neutral budget).
-fn serve(ctx: u32, seqs: u32, engine: &str) -> Estimate {
-    let json = format!(
-        r#"{{"model":{{"catalog":"gemma-3n-e2b-it"}},"weights":"bf16",
-        "workload":{{"inference":{{"context_tokens":{ctx},"sequences":{seqs}}}}},
-        "hardware":{{"gpu_memory_gib":1024,"count":1}},"engine":{engine}}}"#
-    );
-    let scenario: Scenario = serde_json::from_str(&json).expect("valid scenario");
-    estimate(&scenario).expect("estimates")
-}
-
-fn component(e: &Estimate, id: ComponentId) -> u64 {
-    e.components
-        .iter()
-        .find(|c| c.id == id)
-        .map_or(0, |c| c.bytes)
-}
+use vramfit_core::{estimate, ComponentId, Scenario};
 
 /// The E2B `text_config` (inside the `gemma3n` wrapper, whose `vision_config` and `audio_config`
 /// are not read) as public ports of the model give it.
@@ -115,18 +98,18 @@ fn gemma3n_e2b_count_and_config() {
 /// - SGLang (its Gemma 3n code not checked; sized as vLLM): 40,960 B a token of its pool.
 #[test]
 fn gemma3n_e2b_kv_cache_by_engine() {
-    let e = serve(4_096, 4, "null");
+    let e = serve("gemma-3n-e2b-it", 4_096, 4, "null");
     assert_eq!(e.kv_bytes_per_token, 40_960);
     assert_eq!(component(&e, ComponentId::KvCache), 201_326_592);
-    let t = serve(4_096, 4, r#"{"transformers":{}}"#);
+    let t = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"transformers":{}}"#);
     assert_eq!(t.kv_cache_bytes, Some(201_326_592));
-    let v = serve(4_096, 4, r#"{"vllm":{}}"#);
+    let v = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"vllm":{}}"#);
     let pool = v.kv_cache_bytes.expect("vLLM pool");
     let concurrency = v.max_concurrency.expect("vLLM concurrency");
     assert!((concurrency - pool as f64 / 50_331_648.0).abs() < 1e-3);
-    let l = serve(4_096, 4, r#"{"llama_cpp":{}}"#);
+    let l = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"llama_cpp":{}}"#);
     assert_eq!(component(&l, ComponentId::KvCache), 268_435_456);
-    let s = serve(4_096, 4, r#"{"sglang":{}}"#);
+    let s = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"sglang":{}}"#);
     let (pool, tokens) = (
         s.kv_cache_bytes.expect("pool"),
         s.kv_cache_tokens.expect("tokens"),
@@ -147,22 +130,22 @@ fn gemma3n_e2b_kv_cache_by_engine() {
 /// 5,101,322,240 B) on the host.
 #[test]
 fn gemma3n_ple_table_placement_by_engine() {
-    let neutral = serve(4_096, 4, "null");
+    let neutral = serve("gemma-3n-e2b-it", 4_096, 4, "null");
     assert_eq!(component(&neutral, ComponentId::Weights), 8_912_313_536);
     for engine in [r#"{"sglang":{}}"#, r#"{"transformers":{}}"#] {
-        let e = serve(4_096, 4, engine);
+        let e = serve("gemma-3n-e2b-it", 4_096, 4, engine);
         assert_eq!(
             component(&e, ComponentId::Weights),
             8_912_313_536,
             "{engine}"
         );
     }
-    let v = serve(4_096, 4, r#"{"vllm":{}}"#);
+    let v = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"vllm":{}}"#);
     assert_eq!(
         component(&v, ComponentId::Weights),
         8_912_313_536 + 16_777_216
     );
-    let l = serve(4_096, 4, r#"{"llama_cpp":{}}"#);
+    let l = serve("gemma-3n-e2b-it", 4_096, 4, r#"{"llama_cpp":{}}"#);
     assert_eq!(component(&l, ComponentId::Weights), 4_885_781_696);
     assert!(l.host_bytes >= 5_101_322_240, "{}", l.host_bytes);
 }

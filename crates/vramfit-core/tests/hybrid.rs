@@ -3,32 +3,15 @@
 //! `config.json`, written out here; memory grows with the context only through the attention
 //! layers, under every engine; vLLM's unified pages reproduce a public start-up log.
 
+mod common;
+use common::{component, serve};
 use vramfit_core::catalog::{self, GpuArch};
 use vramfit_core::{
-    estimate, mamba_slots, state_per_layer, ComponentId, Estimate, HybridPages, Scenario, Sglang,
+    estimate, mamba_slots, state_per_layer, ComponentId, HybridPages, Scenario, Sglang,
     StateStorage, VerdictReason, STATE_STORAGE,
 };
 
 const GIB: u64 = 1 << 30;
-
-/// An estimate of `model` serving `seqs` sequences of `ctx` tokens in bf16 on one card of 1 TiB
-/// (`engine`: a scenario `engine` object, or `null` for the engine-neutral budget).
-fn serve(model: &str, ctx: u32, seqs: u32, engine: &str) -> Estimate {
-    let json = format!(
-        r#"{{"model":{{"catalog":"{model}"}},"weights":"bf16",
-        "workload":{{"inference":{{"context_tokens":{ctx},"sequences":{seqs}}}}},
-        "hardware":{{"gpu_memory_gib":1024,"count":1}},"engine":{engine}}}"#
-    );
-    let scenario: Scenario = serde_json::from_str(&json).expect("valid scenario");
-    estimate(&scenario).expect("estimates")
-}
-
-fn component(e: &Estimate, id: ComponentId) -> u64 {
-    e.components
-        .iter()
-        .find(|c| c.id == id)
-        .map_or(0, |c| c.bytes)
-}
 
 /// Qwen3-Next-80B-A3B at 32,768 tokens × 4 sequences, bf16 (engine-neutral).
 /// KV: 12 attention layers × 2 (K, V) × 2 KV heads × 256 × 2 B = 24,576 B a token;
