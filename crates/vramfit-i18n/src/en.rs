@@ -31,7 +31,7 @@ pub fn text(k: Key) -> &'static str {
         KvCacheLabel => "KV cache",
         KvAsCompute => "as compute",
         WorkloadLegend => "Workload: serving",
-        ContextLabel => "Context per sequence (tokens, max_model_len)",
+        ContextLabel => "Context per sequence (tokens)",
         SequencesLabel => "Concurrent sequences (requests served at once)",
         ChunkLabel => "Prefill chunk (tokens per step)",
         GpusLegend => "GPUs",
