@@ -1,3 +1,24 @@
 # Sourced by the scripts: puts the project's tools on PATH.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$ROOT/.tools/node_modules/binaryen/bin:$HOME/.cargo/bin:$PATH"
+
+# The release web build (issue 15): the pinned nightly rebuilds the standard library for wasm32
+# with `optimize_for_size` and `-C panic=immediate-abort` (a panic traps at once: no message
+# formatting, no unwinding tables, no panic hook; `www/panic.js` shows the panic panel from the
+# trap instead). Measured on 01f2950 (wasm after wasm-opt -Oz, gzip -9): stable 377,267 B,
+# build-std + optimize_for_size 363,355 B, build-std + immediate-abort 351,845 B. Without the
+# pinned nightly (scripts/setup installs it) the build falls back to stable, larger but the same app.
+VRAMFIT_NIGHTLY="nightly-2026-05-19"
+web_release_build() {
+  if rustup run "$VRAMFIT_NIGHTLY" rustc --print sysroot >/dev/null 2>&1 \
+    && [[ -d "$(rustup run "$VRAMFIT_NIGHTLY" rustc --print sysroot)/lib/rustlib/src/rust/library" ]]; then
+    RUSTUP_TOOLCHAIN="$VRAMFIT_NIGHTLY" \
+      CARGO_UNSTABLE_BUILD_STD="std,panic_abort" \
+      CARGO_UNSTABLE_BUILD_STD_FEATURES="optimize_for_size" \
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort" \
+      trunk build --release "$@"
+  else
+    echo "note: $VRAMFIT_NIGHTLY with rust-src is missing (scripts/setup installs it): building with stable, ≈ 30 KB gzip larger" >&2
+    trunk build --release "$@"
+  fi
+}
