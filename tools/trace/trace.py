@@ -403,8 +403,20 @@ def decode_2d(vae, lat, tiling):
     return out
 
 
+# Where users run (`wide`): text and denoiser at batch 16 (CFG on and off), the denoiser at batch 8
+# and a non-square size; decodes at batch 8 / 16 untiled, sliced, tiled (a 1216 x 832 grid of 2 x 2
+# tiles), tiled and sliced together. (phase, width, height, batch[, options])
+WIDE_IMAGE = [
+    ("text", 0, 0, 16),
+    ("denoise", 1024, 1024, 16), ("denoise", 1216, 832, 8, "cfg"),
+    ("decode", 1024, 1024, 8), ("decode", 1024, 1024, 16, "slicing"), ("decode", 1216, 832, 1, "tiling"),
+    ("decode", 1216, 832, 8, "tiling"), ("decode", 1216, 832, 8, "tiling slicing"),
+]
+
+
 class SDXL(Pipe):
     id = "sdxl"
+    wide = WIDE_IMAGE
 
     def __init__(self, dtype=torch.float16):
         super().__init__()
@@ -477,6 +489,7 @@ class SDXL(Pipe):
 class Flux(Pipe):
     id = "flux1-dev"
     cfg = False
+    wide = [x if x[:4] != ("denoise", 1216, 832, 8) else ("denoise", 1360, 768, 8) for x in WIDE_IMAGE]
 
     def __init__(self, dtype=torch.bfloat16, tokens=512, guidance=True):
         super().__init__()
@@ -535,6 +548,7 @@ def step_flow(noise, lat):
 
 class SD3(Pipe):
     id = "sd35-medium"
+    wide = WIDE_IMAGE
 
     def __init__(self, cfg_t=SD35_MEDIUM, dtype=torch.float16, tokens=256):
         super().__init__()
@@ -605,6 +619,10 @@ class Wan(Pipe):
     batches = [1, 2]
     points = [(832, 480, 17), (832, 480, 33), (1280, 720, 17)]
     untiled_points = [(832, 480, 33), (1280, 720, 17)]
+    # Tiled decodes only (`tiled_decode`: 256 px tiles at a 192 px stride, every tile decoded over
+    # all frames and kept for blending): more frames, a wider grid, a decode whose end (the kept
+    # tiles, the blended rows, their `torch.cat` and `clamp`) outweighs one tile's decoder.
+    tiled_points = [(832, 480, 33), (1280, 720, 17), (1280, 720, 33)]
     temporal = 4
     latent_channels = 16
     expand_timesteps = False
@@ -681,6 +699,7 @@ class SD3Medium(SD3):
 
     id = "sd3-medium"
     batches = [1, 4, 16]
+    wide = ()
 
     def __init__(self):
         super().__init__(SD3_MEDIUM, torch.float16)
@@ -695,6 +714,7 @@ class FluxKontext(Flux):
 
     id = "flux1-kontext-dev"
     image_input = True
+    wide = ()
     batches = [1, 4, 16]
 
     def text_calls(self, cfg):
@@ -830,6 +850,7 @@ class Wan22TI2V(Wan):
     batches = [1, 2]
     points = [(832, 480, 17), (1280, 704, 41)]
     untiled_points = [(1280, 704, 41)]
+    tiled_points = [(832, 480, 33), (1280, 704, 41)]
     vae_factor = 16
     latent_channels = 48
     expand_timesteps = True
@@ -977,8 +998,62 @@ def run(pid: str, quick: bool) -> dict:
                     row["slicing"] = True
                 rec["decode"].append(row)
                 print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling} slicing={slicing}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    for (w, h, f) in getattr(p, "tiled_points", ()):
+        rec["decode"].append(tiled_point(p, w, h, f))
+    for spec in wide_specs(p):
+        add_row(rec, *wide_point(p, spec))
     rec["seconds"] = round(time.time() - t0, 1)
     return rec
+
+
+def wide_specs(p: Pipe) -> list[tuple]:
+    """The `wide` sweep (where users run: batch 8 and 16, a non-square size, slicing and tiling
+    at those batches, CFG on and off): (phase, width, height, batch, cfg, tiling, slicing)."""
+    out = []
+    for spec in getattr(p, "wide", ()):
+        phase, w, h, b = spec[:4]
+        opts = spec[4] if len(spec) > 4 else ""
+        cfgs = [True] if p.cfg and "cfg" in opts else [True, False] if p.cfg else [False]
+        if phase == "decode":
+            out.append((phase, w, h, b, None, "tiling" in opts, "slicing" in opts))
+        else:
+            out.extend((phase, w, h, b, c, False, False) for c in cfgs)
+    return out
+
+
+def wide_point(p: Pipe, spec: tuple) -> tuple[str, dict]:
+    phase, w, h, b, cfg, tiling, slicing = spec
+    if phase == "text":
+        r = traced(p.text, b, cfg)
+        row = {"batch": b, "cfg": cfg, **r}
+    elif phase == "denoise":
+        r = traced(p.denoise, b, h, w, 1, cfg)
+        row = {"width": w, "height": h, "frames": 1, "batch": b, "cfg": cfg, **r}
+    else:
+        p.decode_setup()
+        r = traced(p.vae_decode_sliced if slicing else p.vae_decode, b, h, w, 1, tiling)
+        p.decode_teardown()
+        row = {"width": w, "height": h, "frames": 1, "batch": b, "tiling": tiling, **r}
+        if slicing:
+            row["slicing"] = True
+    print(f"  {p.id} {phase} {w}x{h} b{b} cfg={cfg} tiling={tiling} slicing={slicing}: "
+          f"{r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    return phase, row
+
+
+def add_row(rec: dict, phase: str, row: dict):
+    """Adds `row` to the phase's points, replacing a point with the same settings."""
+    key = lambda x: {k: v for k, v in x.items() if k not in ("peak", "end", "ops")}  # noqa: E731
+    rec[phase] = [x for x in rec[phase] if key(x) != key(row)] + [row]
+
+
+def tiled_point(p: Pipe, w: int, h: int, f: int) -> dict:
+    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles)."""
+    p.decode_setup()
+    r = traced(p.vae_decode, 1, h, w, f, True)
+    p.decode_teardown()
+    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling=True: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": True, **r}
 
 
 def main():
@@ -990,6 +1065,10 @@ def main():
                     help="rewrite only the text-encoding points of existing traces")
     ap.add_argument("--weights-only", action="store_true",
                     help="rewrite only the weights and residency of existing traces")
+    ap.add_argument("--tiled-only", action="store_true",
+                    help="add only the pipeline's `tiled_points` decodes to existing traces")
+    ap.add_argument("--wide-only", action="store_true",
+                    help="add only the pipeline's `wide` sweep to existing traces")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -1007,6 +1086,28 @@ def main():
                     r.pop("ops", None)
                     rec["text"].append({"batch": b, "cfg": cfg, **r})
             path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        if a.wide_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            for spec in wide_specs(p):
+                phase, row = wide_point(p, spec)
+                row.pop("ops", None)
+                add_row(rec, phase, row)
+                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        if a.tiled_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            for (w, h, f) in getattr(p, "tiled_points", ()):
+                r = tiled_point(p, w, h, f)
+                r.pop("ops", None)
+                rec["decode"] = [x for x in rec["decode"] if not (
+                    x.get("tiling") and x["batch"] == 1 and (x["width"], x["height"], x["frames"]) == (w, h, f))]
+                rec["decode"].append(r)
+                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
             continue
         if a.weights_only:
             path = out / f"{pid}.json"

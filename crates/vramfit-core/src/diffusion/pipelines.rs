@@ -124,6 +124,14 @@ pub struct VaeDecode {
     pub tile: (u32, u32),
     /// SDXL `upcast_vae()`: a fp16 VAE decodes its up-blocks in fp32.
     pub upcast: bool,
+    /// The Wan VAE's decode loop (diffusers `AutoencoderKLWan._decode` / `tiled_decode`, the
+    /// official `wan/modules/vae.py` `WanVAE_.decode`; traced): each decoder call's frames join
+    /// the output by `torch.cat` as they come, so at the last call's peak the output holds the
+    /// frames decoded before it (not a finished video and its copy). With tiling, tiles of `tile`
+    /// pixels at a ¾-tile stride are each decoded over every frame with their own causal caches
+    /// (`clear_cache()` per tile) and all kept until the blend. Without it, a video VAE follows
+    /// the generic rule: the decoded video and its `torch.cat`; tiles with a 0.25 overlap.
+    pub wan_loop: bool,
 }
 
 /// A pipeline of the catalog.
@@ -167,6 +175,11 @@ pub struct Pipeline {
     pub reference_image: bool,
     /// diffusers' WanPipeline: fp32 latents (and mask), a 16-bit copy per denoiser call.
     pub fp32_latents: bool,
+    /// The prompt's encoder outputs are concatenated first and repeated to the batch after
+    /// (`StableDiffusionXLPipeline.encode_prompt`: `torch.concat(prompt_embeds_list, dim=-1)`,
+    /// then `prompt_embeds.repeat(1, num_images_per_prompt, 1)`), rather than each encoder's
+    /// output repeated as it comes (SD3's and FLUX's `_get_*_prompt_embeds`).
+    pub repeat_after_concat: bool,
     /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
     pub block_x10: u32,
     /// The same for the text tokens of a joint block, where they differ (0: as image tokens).
@@ -330,6 +343,7 @@ const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
         chunk_frames: 1,
         tile: (tile, tile),
         upcast,
+        wan_loop: false,
     }
 }
 
@@ -395,6 +409,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         text_dim: 4096,
         reference_image: false,
         fp32_latents: false,
+        repeat_after_concat: false,
         // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
         // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
         // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
@@ -425,6 +440,7 @@ const WAN_VAE: VaeDecode = VaeDecode {
     chunk_frames: 4,
     tile: (256, 256),
     upcast: false,
+    wan_loop: true,
 };
 
 /// Wan official DiT block peak (`wan/modules/model.py`): fp32 residual, fp32 modulated input,
@@ -488,21 +504,25 @@ const QWEN_VAE: VaeDecode = VaeDecode {
     chunk_frames: 1,
     tile: (256, 256),
     upcast: false,
+    wan_loop: false,
 };
 
 /// Wan 2.2's VAE in diffusers (`AutoencoderKLWan` with `patch_size` 2, fp32): the decoder's last
 /// stage runs at half the output resolution with 256 channels; one latent frame (4 output
-/// frames) per call, the decoded chunks concatenated.
+/// frames) per call, the decoded chunks concatenated. Per call (traced, diffusers 0.42.1, the
+/// same at 832 × 480 and on a 256 px tile): 56.2 live maps of that stage per 4 frames
+/// (14.04 per frame) beside the causal caches' 28.07 maps.
 const WAN22_VAE: VaeDecode = VaeDecode {
     stage_channels: 256,
     stage_downscale: 2,
-    live_x100: 1500,
+    live_x100: 1404,
     workspace_x100_16: 150,
     workspace_x100_32: 0,
-    cache_x100: 2300,
+    cache_x100: 2807,
     chunk_frames: 4,
     tile: (256, 256),
     upcast: false,
+    wan_loop: true,
 };
 
 const WAN_T5: Part = Part {
@@ -536,6 +556,7 @@ const COG_VAE: VaeDecode = VaeDecode {
     chunk_frames: 8,
     tile: (240, 360),
     upcast: false,
+    wan_loop: false,
 };
 
 const fn cog(
@@ -586,6 +607,7 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 20,
         // CLIP-L ‖ CLIP-G.
         text_dim: 2048,
+        repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline",
@@ -599,6 +621,7 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 20,
         // CLIP-L ‖ CLIP-G.
         text_dim: 2048,
+        repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident",
