@@ -8,7 +8,10 @@
 //! - weights: each part's bytes (parameters + buffers);
 //! - resident weights per offload mode and phase (none / model / sequential);
 //! - the peak tensors of text encoding, of one denoiser step and of the VAE decode (the core's
-//!   `PhaseSet::tensors`; kernel workspaces the trace cannot see are kept apart in the core).
+//!   `PhaseSet::tensors`; kernel workspaces the trace cannot see are kept apart in the core);
+//! - where traced, the denoiser stored fp8 by diffusers' layerwise casting, or NF4 (bitsandbytes'
+//!   `Linear4bit` emulated on the meta device from its source): its bytes, and the denoiser
+//!   step's tensors with the running layer's 16-bit copy.
 //!
 //! The report gives, per pipeline and quantity, the median and worst error and how many points are
 //! within 2 %; each pipeline's bound is what the core achieves, so the misses stay visible.
@@ -186,6 +189,48 @@ fn diffusion_traces() {
                 q.entry(name)
                     .or_default()
                     .push((format!("{r}"), err(core, num(r, "peak"))));
+            }
+        }
+        // The denoiser stored fp8 by diffusers' layerwise casting, or NF4 (bitsandbytes'
+        // `Linear4bit` emulated from its source): its bytes, and denoiser steps with each layer's
+        // 16-bit copy (traced with the weights counted from the start).
+        for (key, format, weights_q, step_q) in [
+            (
+                "fp8_layerwise",
+                PipelinePartFormat::Fp8,
+                "fp8 weights",
+                "fp8 denoiser step",
+            ),
+            (
+                "nf4_bnb",
+                PipelinePartFormat::Nf4,
+                "nf4 weights",
+                "nf4 denoiser step",
+            ),
+        ] {
+            let Some(lc) = t.get(key) else { continue };
+            let with = |b: Generation| Generation {
+                denoiser_format: Some(format),
+                ..b
+            };
+            let part = lc["part"].as_str().unwrap_or_default();
+            let parts = part_bytes(&with(base(&id, video))).unwrap_or_default();
+            if let Some((_, core)) = parts.iter().find(|(p, _)| *p == part) {
+                q.entry(weights_q)
+                    .or_default()
+                    .push((part.to_string(), err(*core, num(lc, "bytes"))));
+            }
+            for r in lc["denoise"].as_array().into_iter().flatten() {
+                let g = with(Generation {
+                    width: num(r, "width") as u32,
+                    height: num(r, "height") as u32,
+                    batch: num(r, "batch") as u32,
+                    guidance: flag(r, "cfg"),
+                    ..base(&id, video)
+                });
+                q.entry(step_q)
+                    .or_default()
+                    .push((format!("{r}"), err(sets(&g)[1].tensors, num(r, "peak"))));
             }
         }
         for (quantity, mut errs) in q {

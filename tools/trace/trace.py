@@ -880,15 +880,92 @@ IMAGE_SIZES = [(512, 512), (1024, 1024), (1024, 576), (2048, 2048)]
 VIDEO_POINTS = [(832, 480, 17), (832, 480, 81), (1280, 720, 33)]
 
 
-def traced(fn, *a):
+def traced(fn, *a, weights: torch.nn.Module | None = None):
+    """Peak and end of the tensors `fn` creates. With `weights`, that module's parameters and
+    buffers are counted from the start, so weights a hook replaces while the module runs (layerwise
+    casting's upcast copy, the storage copy that replaces it) count as what they add to the resident
+    weights; the figures are then relative to the resident weights at the start."""
     gc.collect()
     tr = Tracker()
+    start = 0
+    if weights is not None:
+        for t in [*weights.parameters(), *weights.buffers()]:
+            tr.track(t)
+        start = tr.current
+        tr.reset_peak()
     with torch.no_grad(), tr:
         out = fn(*a)
         end = tr.current
         del out
     gc.collect()
-    return {"peak": tr.peak, "end": end, "ops": tr.ops}
+    return {"peak": tr.peak - start, "end": end - start, "ops": tr.ops}
+
+
+class NF4Linear(torch.nn.Module):
+    """bitsandbytes `Linear4bit` (NF4, blocksize 64, fp32 absmax, no double quantisation) as the
+    meta device can hold it, from the bitsandbytes source (the library quantises real weights on a
+    CUDA / CPU device, which a meta trace cannot run): the packed uint8 weight (two 4-bit codes a
+    byte, `Params4bit`), the absmax per 64-block (`QuantState.absmax`), the bias in the compute
+    dtype; `forward` as `Linear4bit.forward` -> `bnb.matmul_4bit` -> `MatMul4Bit.forward`:
+    `F.linear(A, F.dequantize_4bit(B, quant_state).to(A.dtype).t(), bias)`, the dequantised
+    weight (`torch.empty(quant_state.shape, dtype=quant_state.dtype)`) freed after the matmul."""
+
+    def __init__(self, lin: torch.nn.Linear, dtype):
+        super().__init__()
+        self.shape = (lin.out_features, lin.in_features)
+        n = lin.out_features * lin.in_features
+        self.weight = torch.nn.Parameter(torch.empty(((n + 1) // 2, 1), dtype=torch.uint8, device=META),
+                                         requires_grad=False)
+        self.register_buffer("absmax", torch.empty(((n + 63) // 64,), dtype=torch.float32, device=META))
+        self.bias = lin.bias
+        self.dtype = dtype
+
+    def forward(self, x):
+        w = torch.empty(self.shape, dtype=self.dtype, device=x.device)
+        return F.linear(x, w, self.bias)
+
+
+def to_nf4(m: torch.nn.Module, dtype):
+    """diffusers' `replace_with_bnb_linear`: every `nn.Linear` (none of FLUX's is in
+    `modules_to_not_convert`) becomes a `Linear4bit`."""
+    for name, child in list(m.named_children()):
+        if isinstance(child, torch.nn.Linear):
+            setattr(m, name, NF4Linear(child, dtype))
+        else:
+            to_nf4(child, dtype)
+
+
+def fp8_layerwise(pid: str, path: Path, points: list[tuple], nf4: bool = False):
+    """The denoiser stored as fp8 with diffusers' layerwise casting
+    (`ModelMixin.enable_layerwise_casting(storage_dtype=torch.float8_e4m3fn,
+    compute_dtype=torch.bfloat16)`: each Linear / Conv / Embedding not matched by the skip patterns
+    (`DEFAULT_SKIP_MODULES_PATTERN` + the model's `_skip_layerwise_casting_patterns`, e.g. "norm")
+    is stored fp8 and upcast by its `LayerwiseCastingHook.pre_forward` for its own forward):
+    the denoiser's bytes by dtype and denoiser steps with the upcast copies counted."""
+    rec = json.loads(path.read_text())
+    p = PIPES[pid]()
+    dn = next(k for k in p.parts if p.roles[k] == "denoiser")
+    m = p.parts[dn]
+    key = "nf4_bnb" if nf4 else "fp8_layerwise"
+    if nf4:
+        to_nf4(m, p.dtype)
+    else:
+        # compute in the pipeline's dtype (FLUX bf16; SDXL and SD3.5 Medium fp16)
+        m.enable_layerwise_casting(storage_dtype=torch.float8_e4m3fn, compute_dtype=p.dtype)
+    by_dtype: dict[str, int] = {}
+    for t in [*m.parameters(), *m.buffers()]:
+        by_dtype[str(t.dtype)] = by_dtype.get(str(t.dtype), 0) + t.untyped_storage().nbytes()
+    rec[key] = {"part": dn, "bytes_by_dtype": by_dtype, "bytes": sum(by_dtype.values())}
+    rows = []
+    cfg = p.cfg
+    for (w, h, b) in points:
+        r = traced(p.denoise, b, h, w, 1, cfg, weights=m)
+        print(f"  {pid} {key} denoise {w}x{h} b{b} cfg={cfg}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)",
+              file=sys.stderr)
+        r.pop("ops", None)
+        rows.append({"width": w, "height": h, "frames": 1, "batch": b, "cfg": cfg, **r})
+        rec[key]["denoise"] = rows
+        path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
 
 
 def offload_residency(p: Pipe, cfg: bool, weights: dict) -> dict:
@@ -1069,6 +1146,10 @@ def main():
                     help="add only the pipeline's `tiled_points` decodes to existing traces")
     ap.add_argument("--wide-only", action="store_true",
                     help="add only the pipeline's `wide` sweep to existing traces")
+    ap.add_argument("--fp8-only", action="store_true",
+                    help="add the fp8 layerwise-casting denoiser (weights, steps) to existing traces")
+    ap.add_argument("--nf4-only", action="store_true",
+                    help="add the bitsandbytes NF4 denoiser (emulated from its source) to existing traces")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -1086,6 +1167,10 @@ def main():
                     r.pop("ops", None)
                     rec["text"].append({"batch": b, "cfg": cfg, **r})
             path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        if a.fp8_only or a.nf4_only:
+            fp8_layerwise(pid, out / f"{pid}.json", [(512, 512, 1), (1024, 1024, 1), (1024, 1024, 4)],
+                          nf4=a.nf4_only)
             continue
         if a.wide_only:
             path = out / f"{pid}.json"

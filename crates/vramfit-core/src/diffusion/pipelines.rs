@@ -60,6 +60,22 @@ pub struct Part {
     /// `load_model_dict_into_meta` applies a model's `_keep_in_fp32_modules` for any `torch_dtype`
     /// (Wan: time embedder, norms, modulation tables).
     pub fp32_any: u64,
+    /// Parameters diffusers' layerwise casting (the `fp8` format:
+    /// `ModelMixin.enable_layerwise_casting(storage_dtype=float8_e4m3fn)`) leaves in the compute
+    /// dtype, besides `fp32_any`: those outside Linear / Conv / Embedding modules
+    /// (`hooks/_common.py` `_GO_LC_SUPPORTED_PYTORCH_LAYERS`: norm weights, modulation tables) and
+    /// the modules the skip patterns match (`hooks/layerwise_casting.py`
+    /// `DEFAULT_SKIP_MODULES_PATTERN` + the model's `_skip_layerwise_casting_patterns`: "norm"
+    /// takes FLUX's and SD3's AdaLN modulation Linears). Meta-device count, diffusers 0.42.1
+    /// (`tests/traces/diffusion/flux1-dev.json` `fp8_layerwise`); 0 where not counted.
+    pub lc_keep: u64,
+    /// Denoisers: parameters of the layer whose 16-bit copy meets the most activations when the
+    /// weights are stored fp8 or 4-bit (traced, FLUX: a single block's `proj_out`, 15,360 →
+    /// 3,072, which runs while the block's concatenated attention and MLP outputs are live;
+    /// SD3.5 / SD3 Medium: a feed-forward's 1,536 → 6,144 projection; SDXL: `up_blocks[0]`'s
+    /// 2,560 → 1,280 3×3 conv); 0 where not traced (then the flat rule of five hidden² 16-bit
+    /// matrices).
+    pub upcast_layer: u64,
     /// Non-parameter buffers stored with the weights (SD3 pos-embed, CogVideoX sincos).
     pub buffers: u64,
     /// Text encoders: hidden size and tokens per prompt (0 for other parts).
@@ -213,6 +229,8 @@ const fn te(
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers: 0,
         hidden,
         tokens,
@@ -242,6 +260,8 @@ const fn dn(
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers,
         hidden: 0,
         tokens: 0,
@@ -264,6 +284,8 @@ const fn vae(params: u64, f: PipelinePartFormat) -> Part {
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers: 0,
         hidden: 0,
         tokens: 0,
@@ -305,6 +327,8 @@ const fn vae_kl(params: u64, f: PipelinePartFormat) -> Part {
 const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
     Part {
         leaf: 29_492_480,
+        // Layerwise casting keeps the GroupNorm / LayerNorm weights (SDXL's count; SD1.5's 200,320).
+        lc_keep: 588_160,
         ..dn(id, params, Fp16, blocks, 0)
     }
 }
@@ -313,6 +337,10 @@ const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
 const fn flux_dn(params: u64) -> Part {
     Part {
         leaf: 56_641_536,
+        // Layerwise casting keeps every block's AdaLN modulation Linear ("norm" pattern: 19 × 2
+        // × 3072 → 18,432, 38 × 3072 → 9,216, `norm_out`), the RMSNorm weights and `proj_out`.
+        lc_keep: 3_247_664_192,
+        upcast_layer: 47_188_992,
         ..dn("transformer", params, Bf16, 57, 0)
     }
 }
@@ -596,7 +624,7 @@ pub static PIPELINES: &[Pipeline] = &[
         ..base(
             "sd15",
             "Stable Diffusion 1.5",
-            &[te("clip_l", CLIP_L, Fp16, 768, 77), unet("unet", 859_500_000, 16), vae_kl(SD_VAE, Fp16)],
+            &[te("clip_l", CLIP_L, Fp16, 768, 77), Part { lc_keep: 200_320, ..unet("unet", 859_500_000, 16) }, vae_kl(SD_VAE, Fp16)],
         )
     },
     Pipeline {
@@ -643,7 +671,7 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
             t5(256, Fp16),
-            Part { leaf: 14_164_992, ..dn("transformer", 2_028_328_000, Fp16, 24, 56_623_104) },
+            Part { leaf: 14_164_992, lc_keep: 675_396_160, upcast_layer: 9_443_328, ..dn("transformer", 2_028_328_000, Fp16, 24, 56_623_104) },
             vae_kl(FLUX_VAE, Fp16),
         ])
     },
@@ -662,7 +690,7 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
             t5(256, Fp16),
-            Part { leaf: 21_247_488, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
+            Part { leaf: 21_247_488, lc_keep: 767_476_416, upcast_layer: 9_443_328, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
             vae_kl(FLUX_VAE, Fp16),
         ])
     },
@@ -680,7 +708,8 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
             clip_g(Bf16),
             t5(256, Bf16),
-            dn("transformer", 8_100_000_000, Bf16, 38, 0),
+            // lc_keep: the meta count of the published config (of its 8,056,627,520 parameters).
+            Part { lc_keep: 2_686_666_944, ..dn("transformer", 8_100_000_000, Bf16, 38, 0) },
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
@@ -755,7 +784,7 @@ pub static PIPELINES: &[Pipeline] = &[
         source: "Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens",
         ..base("qwen-image", "Qwen-Image", &[
             QWEN_TE,
-            Part { leaf: 56_641_536, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
+            Part { leaf: 56_641_536, lc_keep: 19_111_488, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
             Part { leaf: 3_981_696, ..vae(126_892_531, Bf16) },
         ])
     },
@@ -763,7 +792,7 @@ pub static PIPELINES: &[Pipeline] = &[
     // fp32 by `_keep_in_fp32_modules`, 262,144 fp32 RoPE buffer elements (524,288 16-bit units).
     wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[
         WAN_T5,
-        Part { leaf: 14_171_136, fp32_any: 3_127_296, ..dn("transformer", 1_418_996_800, Fp32, 30, 524_288) },
+        Part { leaf: 14_171_136, fp32_any: 3_127_296, lc_keep: 23_201_344, ..dn("transformer", 1_418_996_800, Fp32, 30, 524_288) },
         WAN_VAE_PART,
     ], 1536, 30),
     wan("wan21-t2v-14b", "Wan2.1 T2V 14B", &[WAN_T5, dn("transformer", WAN14, Fp32, 40, 0), WAN_VAE_PART], 5120, 40),
@@ -793,7 +822,7 @@ pub static PIPELINES: &[Pipeline] = &[
         source: "Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)",
         ..wan("wan22-ti2v-5b", "Wan2.2 TI2V 5B", &[
             WAN_T5,
-            Part { fp32_any: 10_973_184, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
+            Part { fp32_any: 10_973_184, lc_keep: 80_219_328, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
             Part { leaf: 28_312_576, ..vae(704_688_668, Fp32) },
         ], 3072, 30)
     },
@@ -864,7 +893,10 @@ const SDXL_TE: [Part; 2] = [clip_l_all("clip_l", CLIP_L, Fp16), clip_g(Fp16)];
 const SDXL_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    unet("unet", 2_567_500_000, 70),
+    Part {
+        upcast_layer: 29_492_480,
+        ..unet("unet", 2_567_500_000, 70)
+    },
     vae_kl(SD_VAE, Fp16),
 ];
 const SDXL_REFINER_PARTS: &[Part] = &[

@@ -143,13 +143,16 @@ pub(super) fn encode_activations(
 }
 
 /// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
-/// latents and text embeddings.
+/// latents and text embeddings. Also returns what is live when the denoiser's `upcast_layer`
+/// runs (see `quantized_step`): 14/17 of a DiT's block peak (FLUX's single-block `proj_out`);
+/// in a UNet, the deepest level's held maps and skips (SDXL's `up_blocks[0]` resnet conv), beside
+/// the latents and embeddings.
 pub(super) fn denoise_activations(
     p: &Pipeline,
     g: &Generation,
     s: &Shape,
     format: PipelinePartFormat,
-) -> u64 {
+) -> (u64, u64) {
     let b = if p.runtime == Runtime::WanOfficial {
         2
     } else {
@@ -165,6 +168,7 @@ pub(super) fn denoise_activations(
     let text = u64::from(p.text_tokens);
     let heads = u64::from(p.denoiser_heads);
     let naive = g.attention == Attention::Naive;
+    let mut deepest = 0;
     let work = if p.unet.is_empty() {
         let tokens = add(image_tokens, if p.joint_text { text } else { 0 });
         let text_x10 = if p.text_x10 == 0 {
@@ -217,6 +221,7 @@ pub(super) fn denoise_activations(
                 })
                 .fold(0, add);
             let held = sum([mul(6, map), input, entered, map, higher]);
+            deepest = mul(s.cfg_batch, held);
             if level.heads == 0 {
                 continue;
             }
@@ -259,7 +264,13 @@ pub(super) fn denoise_activations(
     // The prompt's embeddings and, under CFG, the negative prompt's (batched or not).
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
     let embeds = prod(&[prompts, s.batch, text, u64::from(p.text_dim), 2]);
-    sum([work, latents, embeds])
+    let total = sum([work, latents, embeds]);
+    let at_upcast = if p.unet.is_empty() {
+        div(mul(total, 14), 17)
+    } else {
+        sum([deepest, latents, embeds])
+    };
+    (total, at_upcast)
 }
 
 /// VAE decode working set (see the module doc).
