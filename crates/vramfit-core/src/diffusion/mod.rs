@@ -37,14 +37,18 @@
 //!   time; 42 bytes/hidden + 1 KiB for Wan's fp32/complex128 block). UNets: the largest level of
 //!   tokens × channels × 16, plus the skip connections the up path keeps. Naive attention
 //!   (`AttnProcessor`: `baddbmm` scores + softmax) adds batch × heads × tokens² × 2 × b; SDPA
-//!   keeps no score matrix.
+//!   keeps no score matrix. Weights stored below 16 bits (fp8 layerwise casting, NF4, GGUF) are
+//!   made 16-bit one layer at a time: the largest such copy beside what is live when it runs
+//!   (`quantized_step`).
 //! - **Decoding** ([`pipelines::VaeDecode`]): image VAEs 4.75 U (16-bit) / 3.75 U (fp32) per image,
 //!   U = 256·H·W·b (the conv workspace rule of the notes §1.3, InvokeAI VAE benchmark), one image
 //!   with slicing (`z.split(1)`), one `sample_size` tile with tiling plus the decoded tiles
 //!   (overlap 0.25); SDXL's `upcast_vae()` decodes the up-blocks in fp32. Video VAEs: live maps
 //!   per frame of one decoder call × frames per call + the causal-conv caches kept between calls
 //!   (Wan: 1 latent frame per call; CogVideoX 0.30: 2; HunyuanVideo: framewise 17 frames; LTX: one
-//!   pass) + the decoded video and its final `torch.cat`. diffusers 0.32's CogVideoX decode uses
+//!   pass) + the decoded video and its final `torch.cat` (Wan: the frames decoded before the last
+//!   call, `torch.cat`-ed as they come; tiled, every 256 px tile decoded over all frames and kept
+//!   for the blend, `working_set::wan_tiles`). diffusers 0.32's CogVideoX decode uses
 //!   about 23 % more than the 0.30 behaviour modelled here (conv caches passed functionally).
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
