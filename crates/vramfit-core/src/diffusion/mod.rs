@@ -37,9 +37,9 @@
 //!   time; 42 bytes/hidden + 1 KiB for Wan's fp32/complex128 block). UNets: the largest level of
 //!   tokens × channels × 16, plus the skip connections the up path keeps. Naive attention
 //!   (`AttnProcessor`: `baddbmm` scores + softmax) adds batch × heads × tokens² × 2 × b; SDPA
-//!   keeps no score matrix. Weights stored below 16 bits (fp8 layerwise casting, NF4, GGUF) are
-//!   made 16-bit one layer at a time: the largest such copy beside what is live when it runs
-//!   (`quantized_step`).
+//!   keeps no score matrix. Weights stored below 16 bits (fp8 layerwise casting, NF4) are made
+//!   16-bit one layer at a time: the largest such copy beside what is live when it runs
+//!   (`quantized_step`; GGUF, not traced, a flat five hidden² matrices).
 //! - **Decoding** ([`pipelines::VaeDecode`]): image VAEs 4.75 U (16-bit) / 3.75 U (fp32) per image,
 //!   U = 256·H·W·b (the conv workspace rule of the notes §1.3, InvokeAI VAE benchmark), one image
 //!   with slicing (`z.split(1)`), one `sample_size` tile with tiling plus the decoded tiles
@@ -676,15 +676,17 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
 /// `LayerwiseCastingHook`: `pre_forward` replaces the fp8 weight by a bf16 copy, `post_forward`
 /// the bf16 by a new fp8 copy): +1 byte per parameter while the layer computes, +2 while a copy is
 /// made. NF4 (bitsandbytes `MatMul4Bit.forward`: `F.linear(A, dequantize_4bit(B).to(A.dtype).t())`)
-/// and GGUF (diffusers `GGUFLinear.forward`: `dequantize_gguf_tensor`) dequantise the weight beside
-/// the packed one: +2 bytes per parameter while the layer runs. Traced (FLUX.1-dev, fp8 and an NF4
+/// dequantises the weight beside the packed one: +2 bytes per parameter while the layer runs.
+/// Traced (FLUX.1-dev, fp8 and an NF4
 /// emulation of bitsandbytes' `Linear4bit`, the same figures; SD3.5 Medium and SDXL fp8): the
 /// block peak (FLUX: at the RoPE, no layer running) is the 16-bit step's; the copy that matters is
 /// the `upcast_layer`'s, 2 bytes per parameter either way, beside what is live when it runs
 /// (`at_upcast`: FLUX's single-block `proj_out` sees the caller's input, the residual, norm, MLP
 /// and attention outputs, their concatenation and its output = 14 hidden copies per token of the
 /// block's 17; SDXL's largest conv, in the deepest up block, the skips of the levels above).
-/// Denoisers whose layers were not traced add five hidden² 16-bit matrices to the block peak.
+/// Denoisers whose layers were not traced, and GGUF (diffusers `GGUFLinear.forward_native`:
+/// `dequantize_gguf_tensor` in fp16 with its block temporaries, then `.to(compute_dtype)`; none
+/// with the fused CUDA kernels; not traced), add five hidden² 16-bit matrices to the block peak.
 fn quantized_step(
     p: &Pipeline,
     act: u64,
@@ -695,7 +697,8 @@ fn quantized_step(
     if !format.quantized() {
         return act;
     }
-    if upcast_layer == 0 {
+    let traced = matches!(format, PipelinePartFormat::Fp8 | PipelinePartFormat::Nf4);
+    if upcast_layer == 0 || !traced {
         let d = u64::from(p.denoiser_hidden);
         return add(act, prod(&[5, d, d, 2]));
     }
