@@ -403,8 +403,20 @@ def decode_2d(vae, lat, tiling):
     return out
 
 
+# Where users run (`wide`): text and denoiser at batch 16 (CFG on and off), the denoiser at batch 8
+# and a non-square size; decodes at batch 8 / 16 untiled, sliced, tiled (a 1216 x 832 grid of 2 x 2
+# tiles), tiled and sliced together. (phase, width, height, batch[, options])
+WIDE_IMAGE = [
+    ("text", 0, 0, 16),
+    ("denoise", 1024, 1024, 16), ("denoise", 1216, 832, 8, "cfg"),
+    ("decode", 1024, 1024, 8), ("decode", 1024, 1024, 16, "slicing"), ("decode", 1216, 832, 1, "tiling"),
+    ("decode", 1216, 832, 8, "tiling"), ("decode", 1216, 832, 8, "tiling slicing"),
+]
+
+
 class SDXL(Pipe):
     id = "sdxl"
+    wide = WIDE_IMAGE
 
     def __init__(self, dtype=torch.float16):
         super().__init__()
@@ -477,6 +489,7 @@ class SDXL(Pipe):
 class Flux(Pipe):
     id = "flux1-dev"
     cfg = False
+    wide = [x if x[:4] != ("denoise", 1216, 832, 8) else ("denoise", 1360, 768, 8) for x in WIDE_IMAGE]
 
     def __init__(self, dtype=torch.bfloat16, tokens=512, guidance=True):
         super().__init__()
@@ -535,6 +548,7 @@ def step_flow(noise, lat):
 
 class SD3(Pipe):
     id = "sd35-medium"
+    wide = WIDE_IMAGE
 
     def __init__(self, cfg_t=SD35_MEDIUM, dtype=torch.float16, tokens=256):
         super().__init__()
@@ -605,6 +619,10 @@ class Wan(Pipe):
     batches = [1, 2]
     points = [(832, 480, 17), (832, 480, 33), (1280, 720, 17)]
     untiled_points = [(832, 480, 33), (1280, 720, 17)]
+    # Tiled decodes only (`tiled_decode`: 256 px tiles at a 192 px stride, every tile decoded over
+    # all frames and kept for blending): more frames, a wider grid, a decode whose end (the kept
+    # tiles, the blended rows, their `torch.cat` and `clamp`) outweighs one tile's decoder.
+    tiled_points = [(832, 480, 33), (1280, 720, 17), (1280, 720, 33)]
     temporal = 4
     latent_channels = 16
     expand_timesteps = False
@@ -681,6 +699,7 @@ class SD3Medium(SD3):
 
     id = "sd3-medium"
     batches = [1, 4, 16]
+    wide = ()
 
     def __init__(self):
         super().__init__(SD3_MEDIUM, torch.float16)
@@ -695,6 +714,7 @@ class FluxKontext(Flux):
 
     id = "flux1-kontext-dev"
     image_input = True
+    wide = ()
     batches = [1, 4, 16]
 
     def text_calls(self, cfg):
@@ -830,6 +850,7 @@ class Wan22TI2V(Wan):
     batches = [1, 2]
     points = [(832, 480, 17), (1280, 704, 41)]
     untiled_points = [(1280, 704, 41)]
+    tiled_points = [(832, 480, 33), (1280, 704, 41)]
     vae_factor = 16
     latent_channels = 48
     expand_timesteps = True
@@ -859,15 +880,92 @@ IMAGE_SIZES = [(512, 512), (1024, 1024), (1024, 576), (2048, 2048)]
 VIDEO_POINTS = [(832, 480, 17), (832, 480, 81), (1280, 720, 33)]
 
 
-def traced(fn, *a):
+def traced(fn, *a, weights: torch.nn.Module | None = None):
+    """Peak and end of the tensors `fn` creates. With `weights`, that module's parameters and
+    buffers are counted from the start, so weights a hook replaces while the module runs (layerwise
+    casting's upcast copy, the storage copy that replaces it) count as what they add to the resident
+    weights; the figures are then relative to the resident weights at the start."""
     gc.collect()
     tr = Tracker()
+    start = 0
+    if weights is not None:
+        for t in [*weights.parameters(), *weights.buffers()]:
+            tr.track(t)
+        start = tr.current
+        tr.reset_peak()
     with torch.no_grad(), tr:
         out = fn(*a)
         end = tr.current
         del out
     gc.collect()
-    return {"peak": tr.peak, "end": end, "ops": tr.ops}
+    return {"peak": tr.peak - start, "end": end - start, "ops": tr.ops}
+
+
+class NF4Linear(torch.nn.Module):
+    """bitsandbytes `Linear4bit` (NF4, blocksize 64, fp32 absmax, no double quantisation) as the
+    meta device can hold it, from the bitsandbytes source (the library quantises real weights on a
+    CUDA / CPU device, which a meta trace cannot run): the packed uint8 weight (two 4-bit codes a
+    byte, `Params4bit`), the absmax per 64-block (`QuantState.absmax`), the bias in the compute
+    dtype; `forward` as `Linear4bit.forward` -> `bnb.matmul_4bit` -> `MatMul4Bit.forward`:
+    `F.linear(A, F.dequantize_4bit(B, quant_state).to(A.dtype).t(), bias)`, the dequantised
+    weight (`torch.empty(quant_state.shape, dtype=quant_state.dtype)`) freed after the matmul."""
+
+    def __init__(self, lin: torch.nn.Linear, dtype):
+        super().__init__()
+        self.shape = (lin.out_features, lin.in_features)
+        n = lin.out_features * lin.in_features
+        self.weight = torch.nn.Parameter(torch.empty(((n + 1) // 2, 1), dtype=torch.uint8, device=META),
+                                         requires_grad=False)
+        self.register_buffer("absmax", torch.empty(((n + 63) // 64,), dtype=torch.float32, device=META))
+        self.bias = lin.bias
+        self.dtype = dtype
+
+    def forward(self, x):
+        w = torch.empty(self.shape, dtype=self.dtype, device=x.device)
+        return F.linear(x, w, self.bias)
+
+
+def to_nf4(m: torch.nn.Module, dtype):
+    """diffusers' `replace_with_bnb_linear`: every `nn.Linear` (none of FLUX's is in
+    `modules_to_not_convert`) becomes a `Linear4bit`."""
+    for name, child in list(m.named_children()):
+        if isinstance(child, torch.nn.Linear):
+            setattr(m, name, NF4Linear(child, dtype))
+        else:
+            to_nf4(child, dtype)
+
+
+def fp8_layerwise(pid: str, path: Path, points: list[tuple], nf4: bool = False):
+    """The denoiser stored as fp8 with diffusers' layerwise casting
+    (`ModelMixin.enable_layerwise_casting(storage_dtype=torch.float8_e4m3fn,
+    compute_dtype=torch.bfloat16)`: each Linear / Conv / Embedding not matched by the skip patterns
+    (`DEFAULT_SKIP_MODULES_PATTERN` + the model's `_skip_layerwise_casting_patterns`, e.g. "norm")
+    is stored fp8 and upcast by its `LayerwiseCastingHook.pre_forward` for its own forward):
+    the denoiser's bytes by dtype and denoiser steps with the upcast copies counted."""
+    rec = json.loads(path.read_text())
+    p = PIPES[pid]()
+    dn = next(k for k in p.parts if p.roles[k] == "denoiser")
+    m = p.parts[dn]
+    key = "nf4_bnb" if nf4 else "fp8_layerwise"
+    if nf4:
+        to_nf4(m, p.dtype)
+    else:
+        # compute in the pipeline's dtype (FLUX bf16; SDXL and SD3.5 Medium fp16)
+        m.enable_layerwise_casting(storage_dtype=torch.float8_e4m3fn, compute_dtype=p.dtype)
+    by_dtype: dict[str, int] = {}
+    for t in [*m.parameters(), *m.buffers()]:
+        by_dtype[str(t.dtype)] = by_dtype.get(str(t.dtype), 0) + t.untyped_storage().nbytes()
+    rec[key] = {"part": dn, "bytes_by_dtype": by_dtype, "bytes": sum(by_dtype.values())}
+    rows = []
+    cfg = p.cfg
+    for (w, h, b) in points:
+        r = traced(p.denoise, b, h, w, 1, cfg, weights=m)
+        print(f"  {pid} {key} denoise {w}x{h} b{b} cfg={cfg}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)",
+              file=sys.stderr)
+        r.pop("ops", None)
+        rows.append({"width": w, "height": h, "frames": 1, "batch": b, "cfg": cfg, **r})
+        rec[key]["denoise"] = rows
+        path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
 
 
 def offload_residency(p: Pipe, cfg: bool, weights: dict) -> dict:
@@ -977,8 +1075,62 @@ def run(pid: str, quick: bool) -> dict:
                     row["slicing"] = True
                 rec["decode"].append(row)
                 print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling} slicing={slicing}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    for (w, h, f) in getattr(p, "tiled_points", ()):
+        rec["decode"].append(tiled_point(p, w, h, f))
+    for spec in wide_specs(p):
+        add_row(rec, *wide_point(p, spec))
     rec["seconds"] = round(time.time() - t0, 1)
     return rec
+
+
+def wide_specs(p: Pipe) -> list[tuple]:
+    """The `wide` sweep (where users run: batch 8 and 16, a non-square size, slicing and tiling
+    at those batches, CFG on and off): (phase, width, height, batch, cfg, tiling, slicing)."""
+    out = []
+    for spec in getattr(p, "wide", ()):
+        phase, w, h, b = spec[:4]
+        opts = spec[4] if len(spec) > 4 else ""
+        cfgs = [True] if p.cfg and "cfg" in opts else [True, False] if p.cfg else [False]
+        if phase == "decode":
+            out.append((phase, w, h, b, None, "tiling" in opts, "slicing" in opts))
+        else:
+            out.extend((phase, w, h, b, c, False, False) for c in cfgs)
+    return out
+
+
+def wide_point(p: Pipe, spec: tuple) -> tuple[str, dict]:
+    phase, w, h, b, cfg, tiling, slicing = spec
+    if phase == "text":
+        r = traced(p.text, b, cfg)
+        row = {"batch": b, "cfg": cfg, **r}
+    elif phase == "denoise":
+        r = traced(p.denoise, b, h, w, 1, cfg)
+        row = {"width": w, "height": h, "frames": 1, "batch": b, "cfg": cfg, **r}
+    else:
+        p.decode_setup()
+        r = traced(p.vae_decode_sliced if slicing else p.vae_decode, b, h, w, 1, tiling)
+        p.decode_teardown()
+        row = {"width": w, "height": h, "frames": 1, "batch": b, "tiling": tiling, **r}
+        if slicing:
+            row["slicing"] = True
+    print(f"  {p.id} {phase} {w}x{h} b{b} cfg={cfg} tiling={tiling} slicing={slicing}: "
+          f"{r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    return phase, row
+
+
+def add_row(rec: dict, phase: str, row: dict):
+    """Adds `row` to the phase's points, replacing a point with the same settings."""
+    key = lambda x: {k: v for k, v in x.items() if k not in ("peak", "end", "ops")}  # noqa: E731
+    rec[phase] = [x for x in rec[phase] if key(x) != key(row)] + [row]
+
+
+def tiled_point(p: Pipe, w: int, h: int, f: int) -> dict:
+    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles)."""
+    p.decode_setup()
+    r = traced(p.vae_decode, 1, h, w, f, True)
+    p.decode_teardown()
+    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling=True: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
+    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": True, **r}
 
 
 def main():
@@ -990,6 +1142,14 @@ def main():
                     help="rewrite only the text-encoding points of existing traces")
     ap.add_argument("--weights-only", action="store_true",
                     help="rewrite only the weights and residency of existing traces")
+    ap.add_argument("--tiled-only", action="store_true",
+                    help="add only the pipeline's `tiled_points` decodes to existing traces")
+    ap.add_argument("--wide-only", action="store_true",
+                    help="add only the pipeline's `wide` sweep to existing traces")
+    ap.add_argument("--fp8-only", action="store_true",
+                    help="add the fp8 layerwise-casting denoiser (weights, steps) to existing traces")
+    ap.add_argument("--nf4-only", action="store_true",
+                    help="add the bitsandbytes NF4 denoiser (emulated from its source) to existing traces")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -1007,6 +1167,32 @@ def main():
                     r.pop("ops", None)
                     rec["text"].append({"batch": b, "cfg": cfg, **r})
             path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        if a.fp8_only or a.nf4_only:
+            fp8_layerwise(pid, out / f"{pid}.json", [(512, 512, 1), (1024, 1024, 1), (1024, 1024, 4)],
+                          nf4=a.nf4_only)
+            continue
+        if a.wide_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            for spec in wide_specs(p):
+                phase, row = wide_point(p, spec)
+                row.pop("ops", None)
+                add_row(rec, phase, row)
+                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            continue
+        if a.tiled_only:
+            path = out / f"{pid}.json"
+            rec = json.loads(path.read_text())
+            p = PIPES[pid]()
+            for (w, h, f) in getattr(p, "tiled_points", ()):
+                r = tiled_point(p, w, h, f)
+                r.pop("ops", None)
+                rec["decode"] = [x for x in rec["decode"] if not (
+                    x.get("tiling") and x["batch"] == 1 and (x["width"], x["height"], x["frames"]) == (w, h, f))]
+                rec["decode"].append(r)
+                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
             continue
         if a.weights_only:
             path = out / f"{pid}.json"

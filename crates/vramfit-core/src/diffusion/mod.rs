@@ -7,7 +7,9 @@
 //! segments (`crate::budget::runtime`, `crate::budget::reserve`).
 //!
 //! - **Weights** = params × bytes of the part's format ([`PipelinePartFormat`]); quantised formats leave
-//!   token embeddings 16-bit; T5 `wo` stays fp32 when T5 loads as fp16 (transformers
+//!   token embeddings 16-bit; fp8 (diffusers' layerwise casting) leaves the modules its skip
+//!   patterns match ("norm": FLUX's and SD3's AdaLN modulation Linears) and every parameter
+//!   outside Linear / Conv / Embedding layers 16-bit (`Part::lc_keep`); T5 `wo` stays fp32 when T5 loads as fp16 (transformers
 //!   `T5PreTrainedModel._keep_in_fp32_modules`, applied only for `torch_dtype == float16`).
 //! - **Residency** ([`Offload`]): `None` keeps every part on the GPU in every phase. `Model`
 //!   (`enable_model_cpu_offload`, accelerate `CpuOffload.pre_forward` offloads only the previous
@@ -35,19 +37,23 @@
 //!   time; 42 bytes/hidden + 1 KiB for Wan's fp32/complex128 block). UNets: the largest level of
 //!   tokens × channels × 16, plus the skip connections the up path keeps. Naive attention
 //!   (`AttnProcessor`: `baddbmm` scores + softmax) adds batch × heads × tokens² × 2 × b; SDPA
-//!   keeps no score matrix.
+//!   keeps no score matrix. Weights stored below 16 bits (fp8 layerwise casting, NF4) are made
+//!   16-bit one layer at a time: the largest such copy beside what is live when it runs
+//!   (`quantized_step`; GGUF, not traced, a flat five hidden² matrices).
 //! - **Decoding** ([`pipelines::VaeDecode`]): image VAEs 4.75 U (16-bit) / 3.75 U (fp32) per image,
 //!   U = 256·H·W·b (the conv workspace rule of the notes §1.3, InvokeAI VAE benchmark), one image
 //!   with slicing (`z.split(1)`), one `sample_size` tile with tiling plus the decoded tiles
 //!   (overlap 0.25); SDXL's `upcast_vae()` decodes the up-blocks in fp32. Video VAEs: live maps
 //!   per frame of one decoder call × frames per call + the causal-conv caches kept between calls
 //!   (Wan: 1 latent frame per call; CogVideoX 0.30: 2; HunyuanVideo: framewise 17 frames; LTX: one
-//!   pass) + the decoded video and its final `torch.cat`. diffusers 0.32's CogVideoX decode uses
+//!   pass) + the decoded video and its final `torch.cat` (Wan: the frames decoded before the last
+//!   call, `torch.cat`-ed as they come; tiled, every 256 px tile decoded over all frames and kept
+//!   for the blend, `working_set::wan_tiles`). diffusers 0.32's CogVideoX decode uses
 //!   about 23 % more than the 0.30 behaviour modelled here (conv caches passed functionally).
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
-use crate::bytes::{add, sum};
+use crate::bytes::{add, mul, prod, sum};
 use crate::limits::{Field, RangeError};
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +79,10 @@ pub enum PipelinePartFormat {
     Bf16,
     /// float16.
     Fp16,
-    /// 8-bit float weights (torchao / layerwise casting), 16-bit compute.
+    /// 8-bit float weights as diffusers' layerwise casting stores them
+    /// (`enable_layerwise_casting(storage_dtype=float8_e4m3fn, compute_dtype=bfloat16)`): the
+    /// Linear / Conv / Embedding layers the skip patterns leave alone are fp8, the rest 16-bit;
+    /// each layer is upcast for its own forward.
     Fp8,
     /// bitsandbytes NF4, block 64, fp32 absmax (no double quantisation).
     Nf4,
@@ -447,14 +456,26 @@ fn load(g: &Generation, part: &'static Part) -> Loaded {
             _ => part.default_format,
         },
     };
+    // fp8 is diffusers' layerwise casting: the modules it skips stay 16-bit (`lc_keep`), the
+    // `_keep_in_fp32_modules` fp32 (`fp32_any`; `ModelMixin.enable_layerwise_casting` adds them
+    // to the skip patterns).
+    let lc = if format == PipelinePartFormat::Fp8 {
+        part.lc_keep.saturating_add(part.fp32_any)
+    } else {
+        0
+    };
     let dense = part
         .params
-        .saturating_sub(if format.quantized() { part.keep16 } else { 0 });
+        .saturating_sub(if format.quantized() { part.keep16 } else { 0 })
+        .saturating_sub(lc);
     let mut bytes = format.bytes(dense) + PipelinePartFormat::Bf16.bytes(part.params - dense);
     if format == PipelinePartFormat::Fp16 {
         bytes += PipelinePartFormat::Fp16.bytes(part.fp32_keep.min(part.params));
     }
-    if matches!(format, PipelinePartFormat::Fp16 | PipelinePartFormat::Bf16) {
+    if matches!(
+        format,
+        PipelinePartFormat::Fp16 | PipelinePartFormat::Bf16 | PipelinePartFormat::Fp8
+    ) {
         // fp32 instead of 16-bit: 2 more bytes each.
         bytes += PipelinePartFormat::Bf16.bytes(part.fp32_any.min(part.params));
     }
@@ -569,11 +590,10 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         .map(|l| l.format)
         .next()
         .unwrap_or(PipelinePartFormat::Bf16);
-    let quant_transient = if dn_format.quantized() {
-        5 * u64::from(p.denoiser_hidden) * u64::from(p.denoiser_hidden) * 2
-    } else {
-        0
-    };
+    let dn_upcast = of(Role::Denoiser)
+        .map(|l| l.part.upcast_layer)
+        .next()
+        .unwrap_or(0);
 
     // Text encoding: resident weights by offload mode, plus the largest encoder's working set.
     let mut te_sizes: Vec<u64> = of(Role::TextEncoder)
@@ -620,7 +640,8 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         (Offload::Model, _) if image_in => [te_resident, 0, vae_all, te_act],
         _ => [te_resident, 0, 0, te_act],
     };
-    let dn_act = add(denoise_activations(p, g, &s, dn_format), quant_transient);
+    let (dn_act, at_upcast) = denoise_activations(p, g, &s, dn_format);
+    let dn_act = quantized_step(p, dn_act, at_upcast, dn_format, dn_upcast);
     let denoise = match g.offload {
         Offload::None => [te_all, dn_all, vae_all, dn_act],
         Offload::Model if image_in => [0, dn_one, vae_all, dn_act],
@@ -648,6 +669,40 @@ fn phases_of(p: &'static Pipeline, g: &Generation) -> [(Phase, PhaseSet); 3] {
         (Phase::Denoising, set(denoise, 0)),
         (Phase::Decoding, set(decode, dec_workspace)),
     ]
+}
+
+/// A denoiser step whose weights are stored below 16 bits: each layer's weight exists in 16 bits
+/// while the layer runs. fp8 is diffusers' layerwise casting (`hooks/layerwise_casting.py`
+/// `LayerwiseCastingHook`: `pre_forward` replaces the fp8 weight by a bf16 copy, `post_forward`
+/// the bf16 by a new fp8 copy): +1 byte per parameter while the layer computes, +2 while a copy is
+/// made. NF4 (bitsandbytes `MatMul4Bit.forward`: `F.linear(A, dequantize_4bit(B).to(A.dtype).t())`)
+/// dequantises the weight beside the packed one: +2 bytes per parameter while the layer runs.
+/// Traced (FLUX.1-dev, fp8 and an NF4
+/// emulation of bitsandbytes' `Linear4bit`, the same figures; SD3.5 Medium and SDXL fp8): the
+/// block peak (FLUX: at the RoPE, no layer running) is the 16-bit step's; the copy that matters is
+/// the `upcast_layer`'s, 2 bytes per parameter either way, beside what is live when it runs
+/// (`at_upcast`: FLUX's single-block `proj_out` sees the caller's input, the residual, norm, MLP
+/// and attention outputs, their concatenation and its output = 14 hidden copies per token of the
+/// block's 17; SDXL's largest conv, in the deepest up block, the skips of the levels above).
+/// Denoisers whose layers were not traced, and GGUF (diffusers `GGUFLinear.forward_native`:
+/// `dequantize_gguf_tensor` in fp16 with its block temporaries, then `.to(compute_dtype)`; none
+/// with the fused CUDA kernels; not traced), add five hidden² 16-bit matrices to the block peak.
+fn quantized_step(
+    p: &Pipeline,
+    act: u64,
+    at_upcast: u64,
+    format: PipelinePartFormat,
+    upcast_layer: u64,
+) -> u64 {
+    if !format.quantized() {
+        return act;
+    }
+    let traced = matches!(format, PipelinePartFormat::Fp8 | PipelinePartFormat::Nf4);
+    if upcast_layer == 0 || !traced {
+        let d = u64::from(p.denoiser_hidden);
+        return add(act, prod(&[5, d, d, 2]));
+    }
+    act.max(add(at_upcast, mul(2, upcast_layer)))
 }
 
 /// Per-GPU budget of the peak phase on `card`.

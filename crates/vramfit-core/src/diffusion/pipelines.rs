@@ -60,6 +60,22 @@ pub struct Part {
     /// `load_model_dict_into_meta` applies a model's `_keep_in_fp32_modules` for any `torch_dtype`
     /// (Wan: time embedder, norms, modulation tables).
     pub fp32_any: u64,
+    /// Parameters diffusers' layerwise casting (the `fp8` format:
+    /// `ModelMixin.enable_layerwise_casting(storage_dtype=float8_e4m3fn)`) leaves in the compute
+    /// dtype, besides `fp32_any`: those outside Linear / Conv / Embedding modules
+    /// (`hooks/_common.py` `_GO_LC_SUPPORTED_PYTORCH_LAYERS`: norm weights, modulation tables) and
+    /// the modules the skip patterns match (`hooks/layerwise_casting.py`
+    /// `DEFAULT_SKIP_MODULES_PATTERN` + the model's `_skip_layerwise_casting_patterns`: "norm"
+    /// takes FLUX's and SD3's AdaLN modulation Linears). Meta-device count, diffusers 0.42.1
+    /// (`tests/traces/diffusion/flux1-dev.json` `fp8_layerwise`); 0 where not counted.
+    pub lc_keep: u64,
+    /// Denoisers: parameters of the layer whose 16-bit copy meets the most activations when the
+    /// weights are stored fp8 or 4-bit (traced, FLUX: a single block's `proj_out`, 15,360 →
+    /// 3,072, which runs while the block's concatenated attention and MLP outputs are live;
+    /// SD3.5 / SD3 Medium: a feed-forward's 1,536 → 6,144 projection; SDXL: `up_blocks[0]`'s
+    /// 2,560 → 1,280 3×3 conv); 0 where not traced (then the flat rule of five hidden² 16-bit
+    /// matrices).
+    pub upcast_layer: u64,
     /// Non-parameter buffers stored with the weights (SD3 pos-embed, CogVideoX sincos).
     pub buffers: u64,
     /// Text encoders: hidden size and tokens per prompt (0 for other parts).
@@ -124,6 +140,14 @@ pub struct VaeDecode {
     pub tile: (u32, u32),
     /// SDXL `upcast_vae()`: a fp16 VAE decodes its up-blocks in fp32.
     pub upcast: bool,
+    /// The Wan VAE's decode loop (diffusers `AutoencoderKLWan._decode` / `tiled_decode`, the
+    /// official `wan/modules/vae.py` `WanVAE_.decode`; traced): each decoder call's frames join
+    /// the output by `torch.cat` as they come, so at the last call's peak the output holds the
+    /// frames decoded before it (not a finished video and its copy). With tiling, tiles of `tile`
+    /// pixels at a ¾-tile stride are each decoded over every frame with their own causal caches
+    /// (`clear_cache()` per tile) and all kept until the blend. Without it, a video VAE follows
+    /// the generic rule: the decoded video and its `torch.cat`; tiles with a 0.25 overlap.
+    pub wan_loop: bool,
 }
 
 /// A pipeline of the catalog.
@@ -167,6 +191,11 @@ pub struct Pipeline {
     pub reference_image: bool,
     /// diffusers' WanPipeline: fp32 latents (and mask), a 16-bit copy per denoiser call.
     pub fp32_latents: bool,
+    /// The prompt's encoder outputs are concatenated first and repeated to the batch after
+    /// (`StableDiffusionXLPipeline.encode_prompt`: `torch.concat(prompt_embeds_list, dim=-1)`,
+    /// then `prompt_embeds.repeat(1, num_images_per_prompt, 1)`), rather than each encoder's
+    /// output repeated as it comes (SD3's and FLUX's `_get_*_prompt_embeds`).
+    pub repeat_after_concat: bool,
     /// Live copies of the hidden state per token at the block peak, ×10, in 16-bit elements.
     pub block_x10: u32,
     /// The same for the text tokens of a joint block, where they differ (0: as image tokens).
@@ -200,6 +229,8 @@ const fn te(
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers: 0,
         hidden,
         tokens,
@@ -229,6 +260,8 @@ const fn dn(
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers,
         hidden: 0,
         tokens: 0,
@@ -251,6 +284,8 @@ const fn vae(params: u64, f: PipelinePartFormat) -> Part {
         keep16: 0,
         fp32_keep: 0,
         fp32_any: 0,
+        lc_keep: 0,
+        upcast_layer: 0,
         buffers: 0,
         hidden: 0,
         tokens: 0,
@@ -292,6 +327,8 @@ const fn vae_kl(params: u64, f: PipelinePartFormat) -> Part {
 const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
     Part {
         leaf: 29_492_480,
+        // Layerwise casting keeps the GroupNorm / LayerNorm weights (SDXL's count; SD1.5's 200,320).
+        lc_keep: 588_160,
         ..dn(id, params, Fp16, blocks, 0)
     }
 }
@@ -300,6 +337,10 @@ const fn unet(id: &'static str, params: u64, blocks: u32) -> Part {
 const fn flux_dn(params: u64) -> Part {
     Part {
         leaf: 56_641_536,
+        // Layerwise casting keeps every block's AdaLN modulation Linear ("norm" pattern: 19 × 2
+        // × 3072 → 18,432, 38 × 3072 → 9,216, `norm_out`), the RMSNorm weights and `proj_out`.
+        lc_keep: 3_247_664_192,
+        upcast_layer: 47_188_992,
         ..dn("transformer", params, Bf16, 57, 0)
     }
 }
@@ -330,6 +371,7 @@ const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
         chunk_frames: 1,
         tile: (tile, tile),
         upcast,
+        wan_loop: false,
     }
 }
 
@@ -395,6 +437,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         text_dim: 4096,
         reference_image: false,
         fp32_latents: false,
+        repeat_after_concat: false,
         // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
         // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
         // block's input that the caller's loop still holds (`hidden_states = block(hidden_states,
@@ -425,6 +468,7 @@ const WAN_VAE: VaeDecode = VaeDecode {
     chunk_frames: 4,
     tile: (256, 256),
     upcast: false,
+    wan_loop: true,
 };
 
 /// Wan official DiT block peak (`wan/modules/model.py`): fp32 residual, fp32 modulated input,
@@ -488,21 +532,25 @@ const QWEN_VAE: VaeDecode = VaeDecode {
     chunk_frames: 1,
     tile: (256, 256),
     upcast: false,
+    wan_loop: false,
 };
 
 /// Wan 2.2's VAE in diffusers (`AutoencoderKLWan` with `patch_size` 2, fp32): the decoder's last
 /// stage runs at half the output resolution with 256 channels; one latent frame (4 output
-/// frames) per call, the decoded chunks concatenated.
+/// frames) per call, the decoded chunks concatenated. Per call (traced, diffusers 0.42.1, the
+/// same at 832 × 480 and on a 256 px tile): 56.2 live maps of that stage per 4 frames
+/// (14.04 per frame) beside the causal caches' 28.07 maps.
 const WAN22_VAE: VaeDecode = VaeDecode {
     stage_channels: 256,
     stage_downscale: 2,
-    live_x100: 1500,
+    live_x100: 1404,
     workspace_x100_16: 150,
     workspace_x100_32: 0,
-    cache_x100: 2300,
+    cache_x100: 2807,
     chunk_frames: 4,
     tile: (256, 256),
     upcast: false,
+    wan_loop: true,
 };
 
 const WAN_T5: Part = Part {
@@ -536,6 +584,7 @@ const COG_VAE: VaeDecode = VaeDecode {
     chunk_frames: 8,
     tile: (240, 360),
     upcast: false,
+    wan_loop: false,
 };
 
 const fn cog(
@@ -575,7 +624,7 @@ pub static PIPELINES: &[Pipeline] = &[
         ..base(
             "sd15",
             "Stable Diffusion 1.5",
-            &[te("clip_l", CLIP_L, Fp16, 768, 77), unet("unet", 859_500_000, 16), vae_kl(SD_VAE, Fp16)],
+            &[te("clip_l", CLIP_L, Fp16, 768, 77), Part { lc_keep: 200_320, ..unet("unet", 859_500_000, 16) }, vae_kl(SD_VAE, Fp16)],
         )
     },
     Pipeline {
@@ -586,6 +635,7 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 20,
         // CLIP-L ‖ CLIP-G.
         text_dim: 2048,
+        repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline",
@@ -599,6 +649,7 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 20,
         // CLIP-L ‖ CLIP-G.
         text_dim: 2048,
+        repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
         source: "SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident",
@@ -620,7 +671,7 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
             t5(256, Fp16),
-            Part { leaf: 14_164_992, ..dn("transformer", 2_028_328_000, Fp16, 24, 56_623_104) },
+            Part { leaf: 14_164_992, lc_keep: 675_396_160, upcast_layer: 9_443_328, ..dn("transformer", 2_028_328_000, Fp16, 24, 56_623_104) },
             vae_kl(FLUX_VAE, Fp16),
         ])
     },
@@ -639,7 +690,7 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
             t5(256, Fp16),
-            Part { leaf: 21_247_488, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
+            Part { leaf: 21_247_488, lc_keep: 767_476_416, upcast_layer: 9_443_328, ..dn("transformer", 2_243_171_520, Fp16, 24, 226_492_416) },
             vae_kl(FLUX_VAE, Fp16),
         ])
     },
@@ -657,7 +708,8 @@ pub static PIPELINES: &[Pipeline] = &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
             clip_g(Bf16),
             t5(256, Bf16),
-            dn("transformer", 8_100_000_000, Bf16, 38, 0),
+            // lc_keep: the meta count of the published config (of its 8,056,627,520 parameters).
+            Part { lc_keep: 2_686_666_944, ..dn("transformer", 8_100_000_000, Bf16, 38, 0) },
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
@@ -732,7 +784,7 @@ pub static PIPELINES: &[Pipeline] = &[
         source: "Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens",
         ..base("qwen-image", "Qwen-Image", &[
             QWEN_TE,
-            Part { leaf: 56_641_536, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
+            Part { leaf: 56_641_536, lc_keep: 19_111_488, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
             Part { leaf: 3_981_696, ..vae(126_892_531, Bf16) },
         ])
     },
@@ -740,7 +792,7 @@ pub static PIPELINES: &[Pipeline] = &[
     // fp32 by `_keep_in_fp32_modules`, 262,144 fp32 RoPE buffer elements (524,288 16-bit units).
     wan("wan21-t2v-1.3b", "Wan2.1 T2V 1.3B", &[
         WAN_T5,
-        Part { leaf: 14_171_136, fp32_any: 3_127_296, ..dn("transformer", 1_418_996_800, Fp32, 30, 524_288) },
+        Part { leaf: 14_171_136, fp32_any: 3_127_296, lc_keep: 23_201_344, ..dn("transformer", 1_418_996_800, Fp32, 30, 524_288) },
         WAN_VAE_PART,
     ], 1536, 30),
     wan("wan21-t2v-14b", "Wan2.1 T2V 14B", &[WAN_T5, dn("transformer", WAN14, Fp32, 40, 0), WAN_VAE_PART], 5120, 40),
@@ -770,7 +822,7 @@ pub static PIPELINES: &[Pipeline] = &[
         source: "Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)",
         ..wan("wan22-ti2v-5b", "Wan2.2 TI2V 5B", &[
             WAN_T5,
-            Part { fp32_any: 10_973_184, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
+            Part { fp32_any: 10_973_184, lc_keep: 80_219_328, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
             Part { leaf: 28_312_576, ..vae(704_688_668, Fp32) },
         ], 3072, 30)
     },
@@ -841,7 +893,10 @@ const SDXL_TE: [Part; 2] = [clip_l_all("clip_l", CLIP_L, Fp16), clip_g(Fp16)];
 const SDXL_PARTS: &[Part] = &[
     SDXL_TE[0],
     SDXL_TE[1],
-    unet("unet", 2_567_500_000, 70),
+    Part {
+        upcast_layer: 29_492_480,
+        ..unet("unet", 2_567_500_000, 70)
+    },
     vae_kl(SD_VAE, Fp16),
 ];
 const SDXL_REFINER_PARTS: &[Part] = &[

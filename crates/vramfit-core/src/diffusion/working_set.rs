@@ -66,9 +66,18 @@ pub(super) fn text_activations(
             // HunyuanVideo drop their system template's tokens).
             let kept_tokens = tokens.min(u64::from(p.text_tokens));
             let one = prod(&[kept_tokens, u64::from(part.hidden), b]);
-            rows = add(rows, mul(batch, one));
-            // `repeat` holds the prompt's rows beside their batch copies (traced, SD1.5 × 16).
-            peak = peak.max(sum([kept, rows, one]));
+            if p.repeat_after_concat {
+                rows = add(rows, one);
+            } else {
+                rows = add(rows, mul(batch, one));
+                // `repeat` holds the prompt's rows beside their batch copies (traced, SD1.5 × 16).
+                peak = peak.max(sum([kept, rows, one]));
+            }
+        }
+        if p.repeat_after_concat {
+            // SDXL: the encoders' rows, their `torch.concat` and its batch copies (traced).
+            peak = peak.max(sum([kept, mul(2, rows), mul(batch, rows)]));
+            rows = mul(batch, rows);
         }
         let padded = prod(&[batch, u64::from(p.text_tokens), u64::from(p.text_dim), 2]);
         if padded > rows {
@@ -134,13 +143,16 @@ pub(super) fn encode_activations(
 }
 
 /// Denoiser working set: one block (transformers) or the largest UNet level, plus the pipeline's
-/// latents and text embeddings.
+/// latents and text embeddings. Also returns what is live when the denoiser's `upcast_layer`
+/// runs (see `quantized_step`): 14/17 of a DiT's block peak (FLUX's single-block `proj_out`);
+/// in a UNet, the deepest level's held maps and skips (SDXL's `up_blocks[0]` resnet conv), beside
+/// the latents and embeddings.
 pub(super) fn denoise_activations(
     p: &Pipeline,
     g: &Generation,
     s: &Shape,
     format: PipelinePartFormat,
-) -> u64 {
+) -> (u64, u64) {
     let b = if p.runtime == Runtime::WanOfficial {
         2
     } else {
@@ -156,6 +168,7 @@ pub(super) fn denoise_activations(
     let text = u64::from(p.text_tokens);
     let heads = u64::from(p.denoiser_heads);
     let naive = g.attention == Attention::Naive;
+    let mut deepest = 0;
     let work = if p.unet.is_empty() {
         let tokens = add(image_tokens, if p.joint_text { text } else { 0 });
         let text_x10 = if p.text_x10 == 0 {
@@ -208,6 +221,7 @@ pub(super) fn denoise_activations(
                 })
                 .fold(0, add);
             let held = sum([mul(6, map), input, entered, map, higher]);
+            deepest = mul(s.cfg_batch, held);
             if level.heads == 0 {
                 continue;
             }
@@ -250,7 +264,13 @@ pub(super) fn denoise_activations(
     // The prompt's embeddings and, under CFG, the negative prompt's (batched or not).
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
     let embeds = prod(&[prompts, s.batch, text, u64::from(p.text_dim), 2]);
-    sum([work, latents, embeds])
+    let total = sum([work, latents, embeds]);
+    let at_upcast = if p.unet.is_empty() {
+        div(mul(total, 14), 17)
+    } else {
+        sum([deepest, latents, embeds])
+    };
+    (total, at_upcast)
 }
 
 /// VAE decode working set (see the module doc).
@@ -310,14 +330,9 @@ pub(super) fn decode_activations(
                     done = add(done, prod(&[3, area, b]));
                 }
             }
-            // the tiles, the blended rows and the final `torch.cat`
-            (
-                peak.max(add(
-                    mul(streams, done),
-                    div(prod(&[2, streams, out_one]), s.batch),
-                )),
-                peak_ws,
-            )
+            // the tiles, the blended rows and the final `torch.cat`, per image decoded together
+            // (`AutoencoderKL.tiled_decode`)
+            (peak.max(mul(streams, add(done, mul(2, out_one)))), peak_ws)
         } else {
             let map = prod(&[per_map, h, w]);
             (
@@ -334,6 +349,24 @@ pub(super) fn decode_activations(
         div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
         div(mul(map, u64::from(v.cache_x100)), 100),
     );
+    if v.wan_loop {
+        let one = if tiled {
+            wan_tiles(p, g, b, chunk)
+        } else {
+            // The frames decoded before the last call, `torch.cat`-ed as they came.
+            add(
+                per_stream,
+                prod(&[3, frames.saturating_sub(chunk), h, w, b]),
+            )
+        };
+        // Slicing (`z.split(1)`) keeps the videos decoded before; the end holds the decoded
+        // videos, their `torch.cat` and the postprocessing's copies (3 videos).
+        return (
+            add(mul(streams, one), mul(s.batch - streams, out_one))
+                .max(prod(&[3, s.batch, out_one])),
+            div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
+        );
+    }
     // Decoded output: the frames (or tiles, ×1/0.75² with the 0.25 overlap) and their `torch.cat`.
     let output = mul(
         s.batch,
@@ -347,4 +380,42 @@ pub(super) fn decode_activations(
         add(mul(streams, per_stream), output),
         div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
     )
+}
+
+/// One video's tiled decode in diffusers' `AutoencoderKLWan.tiled_decode` (diffusers 0.42.1,
+/// traced for Wan 2.1 and 2.2): latent tiles of `tile` / VAE factor (`tile_sample_min_*` 256 px)
+/// at a ¾-tile stride (`tile_sample_stride_*` 192 px), edge tiles cut. Each tile is decoded over
+/// every latent frame with its own causal caches (`clear_cache()` per tile), its frames
+/// `torch.cat`-ed into `rows`, which keeps every decoded tile (3 channels × frames × the tile's
+/// pixels; Wan 2.2's 12 channels at half resolution are the same bytes) until the blend. Peak
+/// within a tile: its decoder at the last call (live maps × frames per call + the caches, at the
+/// tile's size), beside every tile decoded before and the tile's frames decoded before that
+/// call. At the end: every tile, the blended rows (`result_rows`), their `torch.cat` and the
+/// `clamp` (Wan 2.2: the unpatchified copy, then the `clamp`) = the tiles + 3 videos.
+fn wan_tiles(p: &Pipeline, g: &Generation, b: u64, chunk: u64) -> u64 {
+    let v = &p.vae;
+    let f = u64::from(p.vae_factor.max(1));
+    let down = u64::from(v.stage_downscale.max(1));
+    let (lh, lw) = (u64::from(g.height) / f, u64::from(g.width) / f);
+    let (tl_h, tl_w) = (u64::from(v.tile.0) / f, u64::from(v.tile.1) / f);
+    let (sh, sw) = ((tl_h * 3 / 4).max(1), (tl_w * 3 / 4).max(1));
+    let frames = u64::from(g.frames.max(1));
+    let pixel = prod(&[3, frames, b]);
+    let mut done = 0;
+    let mut peak = 0;
+    for i in (0..lh).step_by(sh as usize) {
+        for j in (0..lw).step_by(sw as usize) {
+            let (th, tw) = (tl_h.min(lh - i) * f, tl_w.min(lw - j) * f);
+            let map = prod(&[u64::from(v.stage_channels), th / down, tw / down, b]);
+            let decoder = add(
+                div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
+                div(mul(map, u64::from(v.cache_x100)), 100),
+            );
+            let earlier = prod(&[3, frames.saturating_sub(chunk), th, tw, b]);
+            peak = peak.max(sum([done, earlier, decoder]));
+            done = add(done, prod(&[pixel, th, tw]));
+        }
+    }
+    let out_one = prod(&[pixel, u64::from(g.height), u64::from(g.width)]);
+    peak.max(add(done, mul(3, out_one)))
 }
