@@ -30,6 +30,8 @@
 //! - **Host RAM**: `token_embd`, the CPU layers and their KV, the output buffer `V·4·n_seq`, and the
 //!   host compute buffer `unit + cells·ub·(FA ? 2 : 4)`.
 
+pub mod graph_alloc;
+
 use super::ratio;
 use crate::budget::kv_cache::{state_in_layers, StateStorage};
 use crate::budget::Card;
@@ -37,6 +39,7 @@ use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
 use crate::bytes::{add, mul, prod, round_up, sum, MIB};
 use crate::catalog::GpuArch;
+pub use graph_alloc::{GraphFamily, GraphMoe, GraphSpec};
 use serde::{Deserialize, Serialize};
 
 /// llama.cpp settings, named as its options.
@@ -152,6 +155,63 @@ pub struct ComputeShape {
     pub outputs: u64,
     /// `-fa`.
     pub flash_attn: bool,
+    /// The layer structure, where llama.cpp's graph is replayed ([`graph_alloc`]); `None` keeps
+    /// the formula.
+    pub family: Option<GraphFamily>,
+    /// `n_expert` (the router's width), for a MoE FFN.
+    pub experts: u64,
+    /// `n_ff_exp`, for a MoE FFN.
+    pub expert_ff: u64,
+    /// Decoder layers.
+    pub layers: u64,
+    /// KV streams (`n_seq_max`, 1 with `--kv-unified`).
+    pub streams: u64,
+    /// `-ctk` is quantised.
+    pub quantized_k: bool,
+    /// `-ctv` is quantised.
+    pub quantized_v: bool,
+    /// The buffer type's alignment (CPU 32, CUDA 128).
+    pub alignment: u64,
+}
+
+impl ComputeShape {
+    /// The replayable graph of this shape, if its family is one [`graph_alloc`] builds.
+    pub fn graph_spec(&self) -> Option<GraphSpec> {
+        let family = self.family?;
+        let moe = if self.experts_used > 0 {
+            if self.experts_used > graph_alloc::MAX_REPLAY_EXPERTS || self.experts == 0 {
+                return None;
+            }
+            Some(GraphMoe {
+                experts: self.experts,
+                used: self.experts_used,
+                expert_ff: self.expert_ff,
+            })
+        } else {
+            None
+        };
+        Some(GraphSpec {
+            family,
+            moe,
+            hidden: self.hidden,
+            heads: self.heads,
+            kv_heads: self.kv_heads,
+            head_dim: self.head_dim,
+            n_ff: self.n_ff,
+            vocab: self.vocab,
+            layers: self.layers,
+            cells: self.cells_per_stream,
+            swa_cells: self.swa_cells_per_stream.unwrap_or(self.cells_per_stream),
+            tokens: self.ubatch,
+            streams: self.streams,
+            outputs: self.outputs,
+            flash_attn: self.flash_attn,
+            quantized_k: self.quantized_k,
+            quantized_v: self.quantized_v,
+            with_output: self.vocab > 0 && self.outputs > 0,
+            alignment: self.alignment,
+        })
+    }
 }
 
 /// llama.cpp's compute buffer: the high-water mark of `ggml_gallocr` (`ggml/src/ggml-alloc.c`) over
@@ -184,6 +244,14 @@ pub struct ComputeShape {
 /// What the allocator adds by fragmentation (its free-block placement) is not modelled: the traced
 /// points where it shows are reported as misses by `tests/tests/llama_cpp_traces.rs`.
 pub fn compute_buffer_bytes(s: &ComputeShape) -> u64 {
+    match s.graph_spec() {
+        Some(spec) => graph_alloc::compute_buffer(&spec),
+        None => phases_formula(s),
+    }
+}
+
+/// The max-of-phases formula, for the families [`graph_alloc`] does not build.
+fn phases_formula(s: &ComputeShape) -> u64 {
     let ub = s.ubatch;
     let unit = |w: u64| prod(&[w, ub, 4]);
     let q = mul(s.heads, s.head_dim);
@@ -212,6 +280,43 @@ pub fn compute_buffer_bytes(s: &ComputeShape) -> u64 {
         ])
     };
     output.max(ffn).max(attention)
+}
+
+/// The layer structure [`graph_alloc`] replays for this model, if it builds exactly this one:
+/// Llama / Mistral (`src/models/llama.cpp`, without a sliding window: llama.cpp's `llama`
+/// architecture has none), Mixtral (the same file's MoE branch), Qwen2, Qwen3, Qwen3 MoE and
+/// Gemma 2 (its window on even layers). Anything else — other families, latent attention, hybrid
+/// recurrent layers, shared experts, leading dense layers, routers or experts with biases,
+/// per-layer embeddings, Gemma 3 / 4 / 3n, gpt-oss — keeps the formula.
+fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
+    use crate::model::Family;
+    let plain = a.mla.is_none()
+        && a.hybrid.is_none()
+        && a.global_attention.is_none()
+        && a.per_layer_inputs.is_none()
+        && a.kv_shared_layers == 0
+        && !a.qk_norm;
+    let plain_moe = a.moe.is_none_or(|m| {
+        m.shared_intermediate == 0
+            && m.first_dense_layers == 0
+            && m.moe_every <= 1
+            && !m.router_bias
+            && !m.expert_bias
+            && m.active >= 1
+            && m.experts >= m.active
+    });
+    if !plain || !plain_moe {
+        return None;
+    }
+    match (a.family, a.moe.is_some(), a.sliding_window) {
+        (Family::Llama | Family::Mistral, false, None) | (Family::Mixtral, true, None) => {
+            Some(GraphFamily::Llama)
+        }
+        (Family::Qwen2, false, None) => Some(GraphFamily::Qwen2),
+        (Family::Qwen3, false, None) | (Family::Qwen3Moe, true, None) => Some(GraphFamily::Qwen3),
+        (Family::Gemma2, false, Some(w)) if w.global_every == 2 => Some(GraphFamily::Gemma2),
+        _ => None,
+    }
 }
 
 /// One GPU's budget (the fullest of the `devices` cards) under llama.cpp. Layers are placed as
@@ -379,6 +484,15 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         ubatch: ub,
         outputs: n_out,
         flash_attn: l.flash_attn,
+        family: graph_family(a),
+        experts: a.moe.map_or(0, |m| u64::from(m.experts)),
+        expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
+        layers: n_layer,
+        streams,
+        quantized_k: bits_k < 16,
+        quantized_v: bits_v < 16,
+        // `ggml_backend_cuda_buffer_type_get_alignment`.
+        alignment: 128,
     };
     // The device holding the output layer has the logits phase; the others the layers' phases.
     let with_output = compute_buffer_bytes(&shape);
