@@ -67,6 +67,7 @@ fn predict(model: &Value, p: &Value) -> f64 {
         expert_ff: model["n_ff_exp"].as_u64().unwrap_or(0),
         layers: u(p, "n_layer"),
         streams: n_seq,
+        seqs: n_seq,
         quantized_k: p["type_k"].as_str() != Some("f16"),
         quantized_v: p["type_v"].as_str() != Some("f16"),
         // The CPU buffer type's `TENSOR_ALIGNMENT`.

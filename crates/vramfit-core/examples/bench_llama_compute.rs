@@ -26,6 +26,7 @@ fn shape(family: GraphFamily, flash_attn: bool, quantized: bool, streams: u64) -
         expert_ff: if moe { 768 } else { 0 },
         layers: 48,
         streams,
+        seqs: streams,
         quantized_k: quantized,
         quantized_v: quantized,
         alignment: 128,

@@ -168,6 +168,9 @@ pub struct ComputeShape {
     pub layers: u64,
     /// KV streams (`n_seq_max`, 1 with `--kv-unified`).
     pub streams: u64,
+    /// `n_seq_max` (`-np`): the reserved ubatch's token count is rounded up to a multiple of it
+    /// (`llama_context::graph_reserve`).
+    pub seqs: u64,
     /// `-ctk` is quantised.
     pub quantized_k: bool,
     /// `-ctv` is quantised.
@@ -204,7 +207,8 @@ impl ComputeShape {
             layers: self.layers,
             cells: self.cells_per_stream,
             swa_cells: self.swa_cells_per_stream.unwrap_or(self.cells_per_stream),
-            tokens: self.ubatch,
+            // `graph_reserve`: "round to next multiple of n_seqs".
+            tokens: round_up(self.ubatch.max(1), self.seqs.max(1)),
             streams: self.streams,
             outputs: self.outputs,
             flash_attn: self.flash_attn,
@@ -223,7 +227,7 @@ impl ComputeShape {
 /// Where [`ComputeShape::family`] names a graph `graph_alloc` builds (Llama / Mistral / Mixtral,
 /// Qwen2, Qwen3, Qwen3 MoE, Gemma 2: see `graph_family`), the allocator is replayed over that graph:
 /// every tensor's size, the in-place reuse and the best-fit placement with its holes, so the figure
-/// is llama.cpp's own (all 756 traced points to the logged 0.01 MiB). The replay is of the graph as
+/// is llama.cpp's own (all 1476 traced points to the logged 0.01 MiB). The replay is of the graph as
 /// one backend allocates it (the traced CPU reservation); with CUDA the inputs stay in host memory
 /// and are copied to the GPU at the start of its split (`ggml-backend.cpp`,
 /// `ggml_backend_sched_split_graph`), which is not modelled.
@@ -500,6 +504,7 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
         layers: n_layer,
         streams,
+        seqs: n_seq,
         quantized_k: bits_k < 16,
         quantized_v: bits_v < 16,
         // `ggml_backend_cuda_buffer_type_get_alignment`.
