@@ -300,9 +300,9 @@ fn phases_formula(s: &ComputeShape) -> u64 {
 /// The layer structure `graph_alloc` replays for this model, if it builds exactly this one:
 /// Llama / Mistral (`src/models/llama.cpp`, without a sliding window: llama.cpp's `llama`
 /// architecture has none), Mixtral (the same file's MoE branch), Qwen2, Qwen3, Qwen3 MoE and
-/// Gemma 2 (its window on even layers). Anything else — other families, latent attention, hybrid
-/// recurrent layers, shared experts, leading dense layers, routers or experts with biases,
-/// per-layer embeddings, Gemma 3 / 4 / 3n, gpt-oss — keeps the formula.
+/// Gemma 2 (its window on even layers), text-only. Anything else — other families, vision-language
+/// models, latent attention, hybrid recurrent layers, shared experts, leading dense layers, routers
+/// or experts with biases, per-layer embeddings, Gemma 3 / 4 / 3n, gpt-oss — keeps the formula.
 fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
     use crate::model::Family;
     let plain = a.mla.is_none()
@@ -310,7 +310,10 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
         && a.global_attention.is_none()
         && a.per_layer_inputs.is_none()
         && a.kv_shared_layers == 0
-        && !a.qk_norm;
+        && !a.qk_norm
+        // Vision-language models are other llama.cpp architectures (`qwen2vl`, `qwen3vl` with
+        // M-RoPE positions and DeepStack, `mllama` with cross-attention, `mistral3`, …).
+        && a.vision.is_none();
     let plain_moe = a.moe.is_none_or(|m| {
         m.shared_intermediate == 0
             && m.first_dense_layers == 0
@@ -577,5 +580,29 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         failure: None,
         preallocates: false,
         phase: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn family(id: &str) -> Option<GraphFamily> {
+        graph_family(&crate::catalog::model(id).expect(id).arch)
+    }
+
+    /// The replay is used exactly for the graphs it builds; everything else keeps the formula.
+    #[test]
+    fn replayed_families() {
+        assert_eq!(family("llama-3.1-8b-instruct"), Some(GraphFamily::Llama));
+        assert_eq!(family("qwen3-30b-a3b"), Some(GraphFamily::Qwen3));
+        for id in ["deepseek-v3", "gpt-oss-20b", "gemma-3-27b-it"] {
+            assert_eq!(family(id), None, "{id}");
+        }
+        let vl: Vec<_> = crate::catalog::models()
+            .filter(|m| m.arch.vision.is_some() && graph_family(&m.arch).is_some())
+            .map(|m| m.id)
+            .collect();
+        assert!(vl.is_empty(), "{vl:?}");
     }
 }

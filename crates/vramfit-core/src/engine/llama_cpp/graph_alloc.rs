@@ -4,8 +4,10 @@
 //! or a panic):
 //!
 //! - **The graph** ([`build`]): the nodes that `llama_context::sched_reserve`
-//!   (`src/llama-context.cpp`) reserves for one ubatch of `n_tokens = min(n_ctx, n_ubatch)` tokens
-//!   in `n_stream` streams with `n_outputs` output rows, in ggml's node order (depth-first,
+//!   (`src/llama-context.cpp`) reserves for the prompt-processing ubatch of
+//!   `n_tokens = min(n_ctx, n_ubatch)` tokens (rounded up to a multiple of `n_seq_max` by
+//!   `graph_reserve`; the caller does that) in `n_stream` streams with `n_outputs` output rows, in
+//!   ggml's node order (depth-first,
 //!   `ggml_build_forward_expand`), each with its byte size, operator (in place or not, view or
 //!   not) and sources. It follows `src/models/llama.cpp` (also Mistral and Mixtral),
 //!   `src/models/qwen2.cpp`, `src/models/qwen3.cpp`, `src/models/qwen3moe.cpp` and
@@ -33,6 +35,12 @@
 //!   `ggml_dyn_tallocr_alloc`: sizes padded to the buffer's alignment, the best-fitting free block
 //!   other than the last (the smallest that fits, the later on ties), else the end of the last
 //!   block; frees merge with their neighbours. The buffer is the highest end reached.
+//!
+//! Not replayed: the token-generation graph `sched_reserve` also reserves (`n_seq_max` tokens; its
+//! tensors are no larger, and on every trace the buffer is the prompt graph's), and the split of a
+//! graph over several backends (`ggml-backend.cpp`, `ggml_backend_sched_split_graph`: with CUDA
+//! the inputs stay in host memory and are copied to the GPU at the start of its split) — this is
+//! the graph as one backend allocates it, which is what the CPU traces measure.
 //!
 //! Depth: every layer frees what it allocated except its output, so the free blocks a layer
 //! meets are the same from the second layer on and the buffer does not grow with depth (llama.cpp's
