@@ -1,5 +1,6 @@
 //! Times one llama.cpp compute-buffer estimate (`compute_buffer_bytes`: the graph build and the
-//! allocator replay of `engine/llama_cpp/graph_alloc.rs`) over the traced families' shapes.
+//! allocator replay of `engine/llama_cpp/graph_alloc.rs`) over the traced families' shapes. Every
+//! call has a context of its own, so none is answered by the memo of recent replays.
 //! Run: `cargo run --release -p vramfit-core --example bench_llama_compute`.
 
 use std::hint::black_box;
@@ -47,20 +48,28 @@ fn main() {
             }
         }
     }
-    let rounds = 2000;
+    let rounds: u64 = 2000;
     let start = Instant::now();
     let mut total = 0u64;
-    for _ in 0..rounds {
+    for round in 0..rounds {
         for s in &shapes {
-            total = total.wrapping_add(compute_buffer_bytes(black_box(s)));
+            let s = ComputeShape {
+                cells_per_stream: s.cells_per_stream + 256 * round,
+                ..*s
+            };
+            total = total.wrapping_add(compute_buffer_bytes(black_box(&s)));
         }
     }
-    let per_call = start.elapsed().as_secs_f64() / (rounds * shapes.len()) as f64;
+    let per_call = start.elapsed().as_secs_f64() / (rounds as usize * shapes.len()) as f64;
     let mut slowest = 0f64;
     for s in &shapes {
         let t = Instant::now();
-        for _ in 0..500 {
-            black_box(compute_buffer_bytes(black_box(s)));
+        for i in 0..500 {
+            let s = ComputeShape {
+                cells_per_stream: s.cells_per_stream + 256 * (rounds + i),
+                ..*s
+            };
+            black_box(compute_buffer_bytes(black_box(&s)));
         }
         let each = t.elapsed().as_secs_f64() / 500.0;
         if std::env::args().any(|a| a == "-v") {
