@@ -19,6 +19,13 @@ BATCH = [(512, 512), (2048, 512), (2048, 2048)]
 ATTN = [(0, "f16", "f16"), (1, "f16", "f16"), (1, "q8_0", "q8_0")]
 SEQ = [1, 4]
 LAYERS = [2, 4]
+# Off the grid, on the 4-layer model: a context below the ubatch (n_tokens = n_ctx), contexts that
+# are not multiples of 256 (256 → 257 doubles the cells: llama.cpp's buffer can shrink there, the
+# allocator placing the larger tensors differently), an odd ubatch and an odd slot count (the
+# reserved n_tokens is rounded up to a multiple of n_seq, the cells per stream padded to 256).
+EXTRA_CTX = [200, 256, 257, 1000, 5000]
+EXTRA_BATCH = [(2048, 512), (333, 333)]
+EXTRA_SEQ = [1, 3]
 
 LINE = re.compile(r"(\S+)\s+(compute|output) buffer size =\s*([0-9.]+) MiB")
 
@@ -68,6 +75,22 @@ def main():
                         pt["buffers_mib"] = bufs
                     points.append(pt)
                     print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
+        gguf = os.path.join(ggufs, f"{fam}-4L.gguf")
+        for n_ctx, (nb, nub), (fa, tk, tv), n_seq in itertools.product(
+                EXTRA_CTX, EXTRA_BATCH, ATTN, EXTRA_SEQ):
+            for n_out_max in [0, n_seq]:
+                args = [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]
+                cmd, bufs, log = run(exe, gguf, args)
+                pt = dict(n_layer=4, n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
+                          flash_attn=bool(fa), type_k=tk, type_v=tv, n_seq=n_seq,
+                          n_outputs_max=n_out_max,
+                          command="llama-trace MODEL " + " ".join(map(str, args)))
+                if bufs is None:
+                    pt["error"] = log.strip().splitlines()[-1] if log.strip() else "failed"
+                else:
+                    pt["buffers_mib"] = bufs
+                points.append(pt)
+                print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
         doc = dict(
             family=fam,
             llama_cpp=source,

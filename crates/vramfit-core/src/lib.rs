@@ -94,7 +94,7 @@ pub use diffusion::{
     generation_budget, part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet,
     PipelinePartFormat,
 };
-pub use engine::llama_cpp::{compute_buffer_bytes, ComputeShape, LlamaCpp};
+pub use engine::llama_cpp::{compute_buffer_bytes, ComputeShape, GraphFamily, LlamaCpp};
 pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
 pub use engine::transformers::Transformers;
 pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
