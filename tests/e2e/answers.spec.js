@@ -109,3 +109,21 @@ test('training speaks of sequences and the chart value labels never overlap', as
     for (let i = 1; i < boxes.length; i++) expect(boxes[i][0]).toBeGreaterThanOrEqual(boxes[i - 1][1]);
   }
 });
+
+// Found on a phone: the image chart's 256–4096 px axis printed "1536" against "2048" and "3072"
+// over "4096". Every chart's x-axis labels keep apart, in each workload, on a phone.
+test('the x-axis labels of every chart keep apart on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const chart = page.getByTestId('context-chart');
+  for (const workload of ['inference', 'train', 'image', 'video']) {
+    await page.goto('./?lang=en&gpu=rtx-4090');
+    await expect(page.getByTestId('verdict')).toBeVisible();
+    if (workload !== 'inference') await page.getByTestId(`workload-${workload}`).check();
+    await expect(chart).toBeVisible();
+    const boxes = await chart.locator('text.tick:not(.ylabel)').evaluateAll((ts) => ts
+      .map((t) => t.getBoundingClientRect()).map((r) => [r.left, r.right]));
+    expect(boxes.length, workload).toBeGreaterThanOrEqual(4);
+    boxes.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i][0], workload).toBeGreaterThanOrEqual(boxes[i - 1][1]);
+  }
+});
