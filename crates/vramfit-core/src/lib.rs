@@ -47,6 +47,22 @@
 //!   `rules` — the seeds' rules of thumb; `warning` — warnings; `change` — the changes a fix makes;
 //! - `estimate` — the estimate; `fixes` — what would make it fit.
 
+/// A catalog entry's `source` text. Kept with the `sources` feature (on by default: the CLI, the
+/// tests, the JS API's own package); empty in the page's wasm, which never shows it and builds the
+/// core without default features (issue 15: the sources are ≈ 21 KB of the wasm's data).
+#[cfg(feature = "sources")]
+macro_rules! source {
+    ($s:expr) => {
+        $s
+    };
+}
+#[cfg(not(feature = "sources"))]
+macro_rules! source {
+    ($s:expr) => {
+        ""
+    };
+}
+
 pub mod bytes;
 pub mod catalog;
 pub mod header;

@@ -65,7 +65,9 @@ pub fn CurveChart(
         }
         // One tick per octave over a wide range: 3072 sits 0.42 octave from 4096 and their labels
         // ran into each other (seen on a phone, 256–4096 px); the half steps only when narrow.
-        CurveAxis::ImageSide if last.x >= first.x.saturating_mul(6) => &[256, 512, 1024, 2048, 4096],
+        CurveAxis::ImageSide if last.x >= first.x.saturating_mul(6) => {
+            &[256, 512, 1024, 2048, 4096]
+        }
         CurveAxis::ImageSide => &[256, 512, 768, 1024, 1536, 2048, 3072, 4096],
         CurveAxis::Frames => &[9, 17, 33, 49, 81, 129, 257],
     };

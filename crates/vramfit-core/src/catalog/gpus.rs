@@ -126,9 +126,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 272,
         unified: false,
-        source: "observed: vLLM issue #13882 total 8.00 GiB (calibration file); equals the \
+        source: source!(
+            "observed: vLLM issue #13882 total 8.00 GiB (calibration file); equals the \
                  nvidia-smi total 8188 MiB, so it may be a WDDM/WSL figure; a Linux driver \
-                 likely reports ~400 MiB less",
+                 likely reports ~400 MiB less"
+        ),
     },
     gpus_consumer::RTX_3080_10GB,
     gpus_consumer::RTX_2080_TI,
@@ -148,9 +150,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 360,
         unified: false,
-        source: "observed: vLLM issue #27934 (driver 580, Linux) 'Free memory on device \
+        source: source!(
+            "observed: vLLM issue #27934 (driver 580, Linux) 'Free memory on device \
                  (6.44/11.63 GiB)'; torch total_memory printouts 11931-12044 MiB on older \
-                 drivers; nvidia-smi 12288 MiB",
+                 drivers; nvidia-smi 12288 MiB"
+        ),
     },
     gpus_consumer::RTX_3080_TI,
     gpus_datacenter::P100_PCIE_12GB,
@@ -166,9 +170,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 320,
         unified: false,
-        source: "observed: vLLM logs in public notebooks, total 14.56 GiB (calibration file); \
+        source: source!(
+            "observed: vLLM logs in public notebooks, total 14.56 GiB (calibration file); \
                  other drivers show 14.74 GiB (torch total_memory 15095-15109 MiB); nvidia-smi \
-                 15360 MiB",
+                 15360 MiB"
+        ),
     },
     gpus_datacenter::A2,
     gpus_datacenter::A16,
@@ -184,8 +190,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 960,
         unified: false,
-        source: "derived: nvidia-smi 16303 MiB (Linux driver 610) minus the 490 MiB the driver \
-                 keeps on the RTX 5090 (GDDR7 sibling: 32607 nvidia-smi - 32117 CUDA total)",
+        source: source!(
+            "derived: nvidia-smi 16303 MiB (Linux driver 610) minus the 490 MiB the driver \
+                 keeps on the RTX 5090 (GDDR7 sibling: 32607 nvidia-smi - 32117 CUDA total)"
+        ),
     },
     gpus_consumer::RTX_5070_TI,
     gpus_consumer::RTX_5060_TI_16GB,
@@ -201,8 +209,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 672,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties total_memory=15934MB (another \
-                 printout 15974MB); nvidia-smi 16376 MiB",
+        source: source!(
+            "observed: torch.cuda.get_device_properties total_memory=15934MB (another \
+                 printout 15974MB); nvidia-smi 16376 MiB"
+        ),
     },
     Gpu {
         id: "rtx-4080-super",
@@ -215,8 +225,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 736,
         unified: false,
-        source: "derived: nvidia-smi 16376 MiB minus the 442 MiB the driver keeps on the RTX \
-                 4070 Ti SUPER (same AD103, 16 GB GDDR6X, same nvidia-smi total)",
+        source: source!(
+            "derived: nvidia-smi 16376 MiB minus the 442 MiB the driver keeps on the RTX \
+                 4070 Ti SUPER (same AD103, 16 GB GDDR6X, same nvidia-smi total)"
+        ),
     },
     gpus_consumer::RTX_4060_TI_16GB,
     gpus_consumer::RTX_4080,
@@ -242,8 +254,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 300,
         unified: false,
-        source: "derived: nvidia-smi 23034 MiB (ECC on; Modal table, GCP g2) minus the 479 MiB \
-                 the driver keeps on the L40S/L20 (Ada GDDR6 with ECC: 46068 - 45589)",
+        source: source!(
+            "derived: nvidia-smi 23034 MiB (ECC on; Modal table, GCP g2) minus the 479 MiB \
+                 the driver keeps on the L40S/L20 (Ada GDDR6 with ECC: 46068 - 45589)"
+        ),
     },
     Gpu {
         id: "a10g",
@@ -256,8 +270,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 600,
         unified: false,
-        source: "observed: AWS G5 guide, total 22.30 GiB (calibration file); a recent \
-                 cu130 printout shows total_memory=22587MB",
+        source: source!(
+            "observed: AWS G5 guide, total 22.30 GiB (calibration file); a recent \
+                 cu130 printout shows total_memory=22587MB"
+        ),
     },
     Gpu {
         id: "a10",
@@ -270,8 +286,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 600,
         unified: false,
-        source: "derived: same GA102 24 GB GDDR6 board with ECC as the A10G (nvidia-smi \
-                 23028 MiB, Modal table), so taken equal to the A10G's observed total",
+        source: source!(
+            "derived: same GA102 24 GB GDDR6 board with ECC as the A10G (nvidia-smi \
+                 23028 MiB, Modal table), so taken equal to the A10G's observed total"
+        ),
     },
     gpus_datacenter::P40,
     gpus_consumer::ARC_PRO_B60,
@@ -287,8 +305,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(112),
         bandwidth_gb_s: 768,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties total_memory=24114MB (another \
-                 printout 24138MB); nvidia-smi 24564 MiB",
+        source: source!(
+            "observed: torch.cuda.get_device_properties total_memory=24114MB (another \
+                 printout 24138MB); nvidia-smi 24564 MiB"
+        ),
     },
     Gpu {
         id: "rtx-4090",
@@ -301,8 +321,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 1008,
         unified: false,
-        source: "observed: vLLM logs total_gpu_memory 23.55 GiB (calibration file; vLLM issue \
-                 #11550); nvidia-smi 24564 MiB",
+        source: source!(
+            "observed: vLLM logs total_gpu_memory 23.55 GiB (calibration file; vLLM issue \
+                 #11550); nvidia-smi 24564 MiB"
+        ),
     },
     gpus_consumer::RTX_3090_TI,
     Gpu {
@@ -316,8 +338,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(112),
         bandwidth_gb_s: 936,
         unified: false,
-        source: "observed: vLLM issue #10517 total_gpu_memory 23.58 GiB (calibration file); \
-                 nvidia-smi 24576 MiB",
+        source: source!(
+            "observed: vLLM issue #10517 total_gpu_memory 23.58 GiB (calibration file); \
+                 nvidia-smi 24576 MiB"
+        ),
     },
     Gpu {
         id: "rx-7900-xtx",
@@ -330,8 +354,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 960,
         unified: false,
-        source: "observed: torch (ROCm 6.4) get_device_properties total_memory=24560MB \
-                 (= 24 x 1024 - 16)",
+        source: source!(
+            "observed: torch (ROCm 6.4) get_device_properties total_memory=24560MB \
+                 (= 24 x 1024 - 16)"
+        ),
     },
     Gpu {
         id: "rtx-5090",
@@ -344,8 +370,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 1792,
         unified: false,
-        source: "observed: deviceQuery 'Total amount of global memory: 32117 MBytes \
-                 (33677180928 bytes)' (driver 570, Linux); nvidia-smi 32607 MiB",
+        source: source!(
+            "observed: deviceQuery 'Total amount of global memory: 32117 MBytes \
+                 (33677180928 bytes)' (driver 570, Linux); nvidia-smi 32607 MiB"
+        ),
     },
     gpus_datacenter::V100_PCIE_32GB,
     gpus_datacenter::V100_SXM2_32GB,
@@ -363,8 +391,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(600),
         bandwidth_gb_s: 1555,
         unified: false,
-        source: "observed: vLLM logs total 39.38-39.56 GiB (calibration file: issue #16570, \
-                 AWS p4d, Colab); 39.39 GiB used; nvidia-smi 40960 MiB",
+        source: source!(
+            "observed: vLLM logs total 39.38-39.56 GiB (calibration file: issue #16570, \
+                 AWS p4d, Colab); 39.39 GiB used; nvidia-smi 40960 MiB"
+        ),
     },
     Gpu {
         id: "l40s",
@@ -377,9 +407,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 864,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties total_memory=45589MB (ECC on); \
+        source: source!(
+            "observed: torch.cuda.get_device_properties total_memory=45589MB (ECC on); \
                  vLLM issue #14011 shows the same 44.52 GiB on the L20 (same AD102 48 GB \
-                 board); nvidia-smi 46068 MiB",
+                 board); nvidia-smi 46068 MiB"
+        ),
     },
     gpus_datacenter::L20,
     gpus_datacenter::L40,
@@ -395,8 +427,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 960,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties total_memory=48622MB (ECC off); \
-                 nvidia-smi 49140 MiB",
+        source: source!(
+            "observed: torch.cuda.get_device_properties total_memory=48622MB (ECC off); \
+                 nvidia-smi 49140 MiB"
+        ),
     },
     Gpu {
         id: "rtx-a6000",
@@ -409,8 +443,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(112),
         bandwidth_gb_s: 768,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties total_memory=48676MB (ECC off); \
-                 nvidia-smi 49140 MiB",
+        source: source!(
+            "observed: torch.cuda.get_device_properties total_memory=48676MB (ECC off); \
+                 nvidia-smi 49140 MiB"
+        ),
     },
     Gpu {
         id: "radeon-pro-w7900",
@@ -423,8 +459,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 864,
         unified: false,
-        source: "derived: 48 x 1024 - 16 MiB, the ROCm rule observed on the RX 7900 XTX \
-                 (24560 = 24 x 1024 - 16, same RDNA3 GDDR6)",
+        source: source!(
+            "derived: 48 x 1024 - 16 MiB, the ROCm rule observed on the RX 7900 XTX \
+                 (24560 = 24 x 1024 - 16, same RDNA3 GDDR6)"
+        ),
     },
     gpus_consumer::RADEON_PRO_W7800_48GB,
     Gpu {
@@ -438,8 +476,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::Xgmi(300),
         bandwidth_gb_s: 1638,
         unified: false,
-        source: "derived: 64 x 1024 - 16 MiB, as observed on one MI250X GCD (same CDNA2, \
-                 64 GB HBM2e); Infinity Fabric via bridge, 3 links x 100 GB/s",
+        source: source!(
+            "derived: 64 x 1024 - 16 MiB, as observed on one MI250X GCD (same CDNA2, \
+                 64 GB HBM2e); Infinity Fabric via bridge, 3 links x 100 GB/s"
+        ),
     },
     Gpu {
         id: "mi250x-gcd",
@@ -452,9 +492,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::Xgmi(400),
         bandwidth_gb_s: 1638,
         unified: false,
-        source: "observed: torch (ROCm) get_device_properties name='AMD Instinct MI250X' \
+        source: source!(
+            "observed: torch (ROCm) get_device_properties name='AMD Instinct MI250X' \
                  total_memory=65520MB per device; PyTorch sees each GCD of the 128 GB OAM as \
-                 one device; bandwidth and 800 GB/s Infinity Fabric halved per GCD",
+                 one device; bandwidth and 800 GB/s Infinity Fabric halved per GCD"
+        ),
     },
     Gpu {
         id: "h100-pcie-80gb",
@@ -467,9 +509,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(600),
         bandwidth_gb_s: 2000,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties name='NVIDIA H100 PCIe' \
+        source: source!(
+            "observed: torch.cuda.get_device_properties name='NVIDIA H100 PCIe' \
                  total_memory=81008MB; nvidia-smi 81559 MiB; NVLink only with the two-card \
-                 bridge",
+                 bridge"
+        ),
     },
     Gpu {
         id: "a100-sxm-80gb",
@@ -482,9 +526,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(600),
         bandwidth_gb_s: 2039,
         unified: false,
-        source: "observed: vLLM logs / Unsloth banner 'Max memory: 79.151 GB', total \
+        source: source!(
+            "observed: vLLM logs / Unsloth banner 'Max memory: 79.151 GB', total \
                  79.15 GiB (calibration file; 79.25-79.33 GiB on other drivers); nvidia-smi \
-                 81920 MiB",
+                 81920 MiB"
+        ),
     },
     Gpu {
         id: "a100-pcie-80gb",
@@ -497,9 +543,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(600),
         bandwidth_gb_s: 1935,
         unified: false,
-        source: "derived: same 80 GB HBM2e frame buffer and nvidia-smi total (81920 MiB) as the \
+        source: source!(
+            "derived: same 80 GB HBM2e frame buffer and nvidia-smi total (81920 MiB) as the \
                  A100-SXM4-80GB, so taken equal to its observed total; NVLink only with the \
-                 two-card bridge",
+                 two-card bridge"
+        ),
     },
     gpus_datacenter::A800_SXM_80GB,
     Gpu {
@@ -513,8 +561,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(900),
         bandwidth_gb_s: 3350,
         unified: false,
-        source: "observed: vLLM logs total 79.19-79.22 GiB (calibration file: PR #10511, \
-                 #12126); torch total_memory=81090MB printout; nvidia-smi 81559 MiB",
+        source: source!(
+            "observed: vLLM logs total 79.19-79.22 GiB (calibration file: PR #10511, \
+                 #12126); torch total_memory=81090MB printout; nvidia-smi 81559 MiB"
+        ),
     },
     gpus_datacenter::H800,
     Gpu {
@@ -528,8 +578,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(600),
         bandwidth_gb_s: 3900,
         unified: false,
-        source: "derived: nvidia-smi 95830 MiB minus the 551 MiB the driver keeps on the H100 \
-                 PCIe (Hopper PCIe sibling: 81559 - 81008); NVLink via the pair bridge",
+        source: source!(
+            "derived: nvidia-smi 95830 MiB minus the 551 MiB the driver keeps on the H100 \
+                 PCIe (Hopper PCIe sibling: 81559 - 81008); NVLink via the pair bridge"
+        ),
     },
     Gpu {
         id: "rtx-pro-6000-blackwell",
@@ -542,8 +594,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::PcieOnly,
         bandwidth_gb_s: 1792,
         unified: false,
-        source: "derived: nvidia-smi 97887 MiB (Workstation Edition, driver 580) minus the \
-                 490 MiB the driver keeps on the RTX 5090 (same GB202, GDDR7)",
+        source: source!(
+            "derived: nvidia-smi 97887 MiB (Workstation Edition, driver 580) minus the \
+                 490 MiB the driver keeps on the RTX 5090 (same GB202, GDDR7)"
+        ),
     },
     gpus_consumer::RTX_PRO_6000_MAX_Q,
     gpus_datacenter::RTX_PRO_6000_SERVER,
@@ -558,9 +612,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(900),
         bandwidth_gb_s: 4000,
         unified: false,
-        source: "derived: nvidia-smi 97871 MiB minus the 469 MiB the driver keeps on the H100 \
+        source: source!(
+            "derived: nvidia-smi 97871 MiB minus the 469 MiB the driver keeps on the H100 \
                  SXM (HBM3 Hopper sibling: 81559 - 81090); GPU memory only, the Grace LPDDR5X \
-                 is not counted",
+                 is not counted"
+        ),
     },
     gpus_datacenter::H20,
     Gpu {
@@ -574,9 +630,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(900),
         bandwidth_gb_s: 4800,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties name='NVIDIA H200' \
+        source: source!(
+            "observed: torch.cuda.get_device_properties name='NVIDIA H200' \
                  total_memory=143156MB (Modal example); nvidia-smi 143771 MiB (calibration \
-                 file) includes the driver's 615 MiB reservation",
+                 file) includes the driver's 615 MiB reservation"
+        ),
     },
     Gpu {
         id: "gh200-144gb",
@@ -589,8 +647,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(900),
         bandwidth_gb_s: 4900,
         unified: false,
-        source: "derived: nvidia-smi 146831 MiB minus the 615 MiB the driver keeps on the H200 \
-                 (HBM3e Hopper sibling: 143771 - 143156); GPU memory only",
+        source: source!(
+            "derived: nvidia-smi 146831 MiB minus the 615 MiB the driver keeps on the H200 \
+                 (HBM3e Hopper sibling: 143771 - 143156); GPU memory only"
+        ),
     },
     Gpu {
         id: "b200",
@@ -603,10 +663,12 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(1800),
         bandwidth_gb_s: 8000,
         unified: false,
-        source: "observed: torch.cuda.get_device_properties name='NVIDIA B200' \
+        source: source!(
+            "observed: torch.cuda.get_device_properties name='NVIDIA B200' \
                  total_memory=182631MB (another printout 182642MB; torchao PR #4002 \
                  178.35 GiB); nvidia-smi 183359 MiB; 180 GB as in DGX B200, launch figure \
-                 192 GB is the same buffer in decimal GB",
+                 192 GB is the same buffer in decimal GB"
+        ),
     },
     gpus_datacenter::GB200,
     Gpu {
@@ -620,8 +682,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::Xgmi(896),
         bandwidth_gb_s: 5300,
         unified: false,
-        source: "observed: torch (ROCm) get_device_properties name='AMD Instinct MI300X' \
-                 total_memory=196592MB (= 192 x 1024 - 16); 7 Infinity Fabric links x 128 GB/s",
+        source: source!(
+            "observed: torch (ROCm) get_device_properties name='AMD Instinct MI300X' \
+                 total_memory=196592MB (= 192 x 1024 - 16); 7 Infinity Fabric links x 128 GB/s"
+        ),
     },
     Gpu {
         id: "mi325x",
@@ -634,8 +698,10 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::Xgmi(896),
         bandwidth_gb_s: 6000,
         unified: false,
-        source: "derived: 256 x 1024 - 16 MiB, the ROCm rule observed on the MI300X (same CDNA3 \
-                 package, HBM3e)",
+        source: source!(
+            "derived: 256 x 1024 - 16 MiB, the ROCm rule observed on the MI300X (same CDNA3 \
+                 package, HBM3e)"
+        ),
     },
     Gpu {
         id: "b300",
@@ -648,9 +714,11 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::NvLink(1800),
         bandwidth_gb_s: 8000,
         unified: false,
-        source: "derived: nvidia-smi 275040 MiB ('NVIDIA B300 SXM6 AC', driver 580) minus the \
+        source: source!(
+            "derived: nvidia-smi 275040 MiB ('NVIDIA B300 SXM6 AC', driver 580) minus the \
                  728 MiB the driver keeps on the B200 (183359 - 182631); 288 GB is decimal \
-                 (268.6 GiB)",
+                 (268.6 GiB)"
+        ),
     },
     Gpu {
         id: "mi355x",
@@ -663,7 +731,9 @@ pub static GPUS: &[Gpu] = &[
         interconnect: Interconnect::Xgmi(1075),
         bandwidth_gb_s: 8000,
         unified: false,
-        source: "derived: 288 x 1024 - 16 MiB, the ROCm rule observed on the MI300X (CDNA4, \
-                 8 x 36 GiB HBM3e); 7 Infinity Fabric links x 153.6 GB/s",
+        source: source!(
+            "derived: 288 x 1024 - 16 MiB, the ROCm rule observed on the MI300X (CDNA4, \
+                 8 x 36 GiB HBM3e); 7 Infinity Fabric links x 153.6 GB/s"
+        ),
     },
 ];

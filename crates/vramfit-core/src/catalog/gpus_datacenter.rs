@@ -23,7 +23,7 @@ pub(super) const V100_SXM2_16GB: Gpu = Gpu {
     interconnect: Interconnect::NvLink(300),
     bandwidth_gb_s: 900,
     unified: false,
-    source: "observed: deviceQuery 16128 MBytes (16911433728 bytes) (CUDA 11.0; 16144 MBytes on 12.4); PyTorch OOM messages on 16 GB V100s show 15.78 GiB (kchengiva/Shift-GCN#34)",
+    source: source!("observed: deviceQuery 16128 MBytes (16911433728 bytes) (CUDA 11.0; 16144 MBytes on 12.4); PyTorch OOM messages on 16 GB V100s show 15.78 GiB (kchengiva/Shift-GCN#34)"),
 };
 
 /// NVIDIA Tesla V100-PCIE-16GB.
@@ -38,7 +38,7 @@ pub(super) const V100_PCIE_16GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 900,
     unified: false,
-    source: "observed: deviceQueryDrv 16152 MBytes (16936927232 bytes) (CUDA 9.0)",
+    source: source!("observed: deviceQueryDrv 16152 MBytes (16936927232 bytes) (CUDA 9.0)"),
 };
 
 /// NVIDIA Tesla V100-PCIE-32GB.
@@ -53,7 +53,7 @@ pub(super) const V100_PCIE_32GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 900,
     unified: false,
-    source: "observed: deviceQuery 32480 MBytes (34058272768 bytes) (CUDA 10.1)",
+    source: source!("observed: deviceQuery 32480 MBytes (34058272768 bytes) (CUDA 10.1)"),
 };
 
 /// NVIDIA Tesla V100-SXM2-32GB.
@@ -68,7 +68,7 @@ pub(super) const V100_SXM2_32GB: Gpu = Gpu {
     interconnect: Interconnect::NvLink(300),
     bandwidth_gb_s: 900,
     unified: false,
-    source: "observed: deviceQuery 32510 MBytes (34089730048 bytes) (CUDA 11.4); PyTorch OOM messages on 32 GB V100s show 31.74 GiB (liucongg/ChatGLM-Finetuning#73)",
+    source: source!("observed: deviceQuery 32510 MBytes (34089730048 bytes) (CUDA 11.4); PyTorch OOM messages on 32 GB V100s show 31.74 GiB (liucongg/ChatGLM-Finetuning#73)"),
 };
 
 /// NVIDIA Tesla P100-PCIE-12GB.
@@ -83,7 +83,7 @@ pub(super) const P100_PCIE_12GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 549,
     unified: false,
-    source: "observed: deviceQuery 12194 MBytes (12786073600 bytes) (CUDA 8.0)",
+    source: source!("observed: deviceQuery 12194 MBytes (12786073600 bytes) (CUDA 8.0)"),
 };
 
 /// NVIDIA Tesla P100-PCIE-16GB.
@@ -98,7 +98,7 @@ pub(super) const P100_PCIE_16GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 732,
     unified: false,
-    source: "observed: deviceQueryDrv 16276 MBytes (17066885120 bytes) (CUDA 8.0); 16281 MBytes on driver 11.4",
+    source: source!("observed: deviceQueryDrv 16276 MBytes (17066885120 bytes) (CUDA 8.0); 16281 MBytes on driver 11.4"),
 };
 
 /// NVIDIA Tesla P40 24GB.
@@ -113,7 +113,7 @@ pub(super) const P40: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 346,
     unified: false,
-    source: "observed: deviceQuery 22919 MBytes (24032378880 bytes) (Linux, CUDA 9.2 and 10.0) with ECC on, the default; with ECC off nvidia-smi shows 24451 MiB (xueyouluo/fsauor2018#7)",
+    source: source!("observed: deviceQuery 22919 MBytes (24032378880 bytes) (Linux, CUDA 9.2 and 10.0) with ECC on, the default; with ECC off nvidia-smi shows 24451 MiB (xueyouluo/fsauor2018#7)"),
 };
 
 /// NVIDIA A2 16GB.
@@ -128,7 +128,7 @@ pub(super) const A2: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 200,
     unified: false,
-    source: "derived: nvidia-smi 15356 MiB (ECC on, Linux, several printouts) minus the 379 MiB the driver keeps on the RTX 3060 (Ampere GDDR6 sibling: 12288 - 11909)",
+    source: source!("derived: nvidia-smi 15356 MiB (ECC on, Linux, several printouts) minus the 379 MiB the driver keeps on the RTX 3060 (Ampere GDDR6 sibling: 12288 - 11909)"),
 };
 
 /// NVIDIA A16 (one of four GPUs, 16GB).
@@ -143,7 +143,7 @@ pub(super) const A16: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 200,
     unified: false,
-    source: "derived: nvidia-smi 15356 MiB per GPU (ECC on, Linux, driver 580) minus the 379 MiB the driver keeps on the RTX 3060 (Ampere GDDR6 sibling: 12288 - 11909); the board carries four such GPUs, each its own device",
+    source: source!("derived: nvidia-smi 15356 MiB per GPU (ECC on, Linux, driver 580) minus the 379 MiB the driver keeps on the RTX 3060 (Ampere GDDR6 sibling: 12288 - 11909); the board carries four such GPUs, each its own device"),
 };
 
 /// NVIDIA A30 24GB.
@@ -158,7 +158,7 @@ pub(super) const A30: Gpu = Gpu {
     interconnect: Interconnect::NvLink(200),
     bandwidth_gb_s: 933,
     unified: false,
-    source: "observed: PyTorch OOM message '23.50 GiB total capacity' (LHRLAB/ChatKBQA#2; 23.53 GiB in google/RB-Modulation#5); NVLink only with the two-card bridge",
+    source: source!("observed: PyTorch OOM message '23.50 GiB total capacity' (LHRLAB/ChatKBQA#2; 23.53 GiB in google/RB-Modulation#5); NVLink only with the two-card bridge"),
 };
 
 /// NVIDIA A40 48GB.
@@ -173,7 +173,7 @@ pub(super) const A40: Gpu = Gpu {
     interconnect: Interconnect::NvLink(112),
     bandwidth_gb_s: 696,
     unified: false,
-    source: "observed: Unsloth start-up banner 'NVIDIA A40. Num GPUs = 1. Max memory: 44.549 GB. Platform: Linux.' (ECC on); NVLink only with the two-card bridge",
+    source: source!("observed: Unsloth start-up banner 'NVIDIA A40. Num GPUs = 1. Max memory: 44.549 GB. Platform: Linux.' (ECC on); NVLink only with the two-card bridge"),
 };
 
 /// NVIDIA L20 48GB.
@@ -188,7 +188,7 @@ pub(super) const L20: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 864,
     unified: false,
-    source: "observed: vLLM issue #14011 total 44.52 GiB (the L40S's AD102 48 GB GDDR6 board, ECC on; nvidia-smi 46068 MiB)",
+    source: source!("observed: vLLM issue #14011 total 44.52 GiB (the L40S's AD102 48 GB GDDR6 board, ECC on; nvidia-smi 46068 MiB)"),
 };
 
 /// NVIDIA L40 48GB.
@@ -203,7 +203,7 @@ pub(super) const L40: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 864,
     unified: false,
-    source: "derived: nvidia-smi 46068 MiB (ECC on, Linux) minus the 479 MiB the driver keeps on the L40S (same board and total: 46068 - 45589)",
+    source: source!("derived: nvidia-smi 46068 MiB (ECC on, Linux) minus the 479 MiB the driver keeps on the L40S (same board and total: 46068 - 45589)"),
 };
 
 /// NVIDIA A800-SXM4-80GB.
@@ -218,7 +218,7 @@ pub(super) const A800_SXM_80GB: Gpu = Gpu {
     interconnect: Interconnect::NvLink(400),
     bandwidth_gb_s: 2039,
     unified: false,
-    source: "derived: nvidia-smi 81920 MiB (Linux, several printouts), the A100-SXM4-80GB total, so taken equal to its observed total; NVLink limited to 400 GB/s",
+    source: source!("derived: nvidia-smi 81920 MiB (Linux, several printouts), the A100-SXM4-80GB total, so taken equal to its observed total; NVLink limited to 400 GB/s"),
 };
 
 /// NVIDIA H800 80GB (SXM).
@@ -233,7 +233,7 @@ pub(super) const H800: Gpu = Gpu {
     interconnect: Interconnect::NvLink(400),
     bandwidth_gb_s: 3350,
     unified: false,
-    source: "derived: nvidia-smi 81559 MiB (700 W SXM board, Linux) minus the 469 MiB the driver keeps on the H100 SXM (same total: 81559 - 81090); NVLink limited to 400 GB/s",
+    source: source!("derived: nvidia-smi 81559 MiB (700 W SXM board, Linux) minus the 469 MiB the driver keeps on the H100 SXM (same total: 81559 - 81090); NVLink limited to 400 GB/s"),
 };
 
 /// NVIDIA H20 96GB.
@@ -248,7 +248,7 @@ pub(super) const H20: Gpu = Gpu {
     interconnect: Interconnect::NvLink(900),
     bandwidth_gb_s: 4000,
     unified: false,
-    source: "derived: nvidia-smi 97871 MiB (Linux, several printouts) minus the 469 MiB the driver keeps on the H100 SXM (HBM3 Hopper sibling: 81559 - 81090)",
+    source: source!("derived: nvidia-smi 97871 MiB (Linux, several printouts) minus the 469 MiB the driver keeps on the H100 SXM (HBM3 Hopper sibling: 81559 - 81090)"),
 };
 
 /// NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB.
@@ -263,7 +263,7 @@ pub(super) const RTX_PRO_6000_SERVER: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 1792,
     unified: false,
-    source: "derived: nvidia-smi 97887 MiB (600 W passive board, ECC on, driver 580, Linux) minus the 490 MiB the driver keeps on the RTX 5090 (Blackwell GDDR7 sibling: 32607 - 32117)",
+    source: source!("derived: nvidia-smi 97887 MiB (600 W passive board, ECC on, driver 580, Linux) minus the 490 MiB the driver keeps on the RTX 5090 (Blackwell GDDR7 sibling: 32607 - 32117)"),
 };
 
 /// NVIDIA GB200 (one Blackwell GPU, 186GB).
@@ -278,7 +278,7 @@ pub(super) const GB200: Gpu = Gpu {
     interconnect: Interconnect::NvLink(1800),
     bandwidth_gb_s: 8000,
     unified: false,
-    source: "derived: nvidia-smi 189471 MiB (Linux, driver 580, several printouts) minus the 728 MiB the driver keeps on the B200 (183359 - 182631); 186 GB per GPU as in GB200 NVL72 (13.4 TB for 72 GPUs); the Grace LPDDR5X is not counted",
+    source: source!("derived: nvidia-smi 189471 MiB (Linux, driver 580, several printouts) minus the 728 MiB the driver keeps on the B200 (183359 - 182631); 186 GB per GPU as in GB200 NVL72 (13.4 TB for 72 GPUs); the Grace LPDDR5X is not counted"),
 };
 
 /// AMD Instinct MI100 32GB.
@@ -293,5 +293,5 @@ pub(super) const MI100: Gpu = Gpu {
     interconnect: Interconnect::Xgmi(276),
     bandwidth_gb_s: 1229,
     unified: false,
-    source: "derived: 32 x 1024 - 16 MiB, the ROCm rule observed on one MI250X GCD and the MI300X (CDNA, HBM2); Infinity Fabric via bridge, 3 links x 92 GB/s",
+    source: source!("derived: 32 x 1024 - 16 MiB, the ROCm rule observed on one MI250X GCD and the MI300X (CDNA, HBM2); Infinity Fabric via bridge, 3 links x 92 GB/s"),
 };

@@ -23,9 +23,11 @@ const GAUDI2: Gpu = Gpu {
     interconnect: Interconnect::Ethernet(600),
     bandwidth_gb_s: 2460,
     unified: false,
-    source: "observed: vLLM HPU start-up log 'Pre-loading model weights on hpu:0 took 15.05 GiB \
+    source: source!(
+        "observed: vLLM HPU start-up log 'Pre-loading model weights on hpu:0 took 15.05 GiB \
              of device memory (15.05 GiB/94.62 GiB used)' (vLLM Gaudi docs), 94.62 GiB = 96891 \
-             MiB of the 96 GB HBM2e; 24 x 100 GbE RoCE on chip",
+             MiB of the 96 GB HBM2e; 24 x 100 GbE RoCE on chip"
+    ),
 };
 
 /// Intel Gaudi 3 (128GB HBM2e).
@@ -40,8 +42,10 @@ const GAUDI3: Gpu = Gpu {
     interconnect: Interconnect::Ethernet(1200),
     bandwidth_gb_s: 3700,
     unified: false,
-    source: "derived: 128 x 1024 - 1413 MiB, the reservation seen on the Gaudi 2 (98304 - 96891 \
-             MiB, vLLM HPU log 94.62 GiB); 24 x 200 GbE RoCE on chip",
+    source: source!(
+        "derived: 128 x 1024 - 1413 MiB, the reservation seen on the Gaudi 2 (98304 - 96891 \
+             MiB, vLLM HPU log 94.62 GiB); 24 x 200 GbE RoCE on chip"
+    ),
 };
 
 /// The HPUs, by reported memory.

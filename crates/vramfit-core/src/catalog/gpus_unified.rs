@@ -40,7 +40,7 @@ pub(super) const DGX_SPARK: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 273,
     unified: true,
-    source: "observed: Unsloth start-up banner 'NVIDIA GB10. Num GPUs = 1. Max memory: 121.628 GB. Platform: Linux.'; vLLM 'Free memory on device (110.37/121.69 GiB)' (MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47); the 128 GB LPDDR5x is shared with the CPU and the OS",
+    source: source!("observed: Unsloth start-up banner 'NVIDIA GB10. Num GPUs = 1. Max memory: 121.628 GB. Platform: Linux.'; vLLM 'Free memory on device (110.37/121.69 GiB)' (MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47); the 128 GB LPDDR5x is shared with the CPU and the OS"),
 };
 
 /// NVIDIA Jetson AGX Orin 64GB.
@@ -55,7 +55,7 @@ pub(super) const JETSON_AGX_ORIN_64GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 205,
     unified: true,
-    source: "observed: deviceQuery 62841 MBytes (65893089280 bytes), 16 SMs (JetPack 6, CUDA 12.6); the LPDDR5 is shared with the CPU and the OS",
+    source: source!("observed: deviceQuery 62841 MBytes (65893089280 bytes), 16 SMs (JetPack 6, CUDA 12.6); the LPDDR5 is shared with the CPU and the OS"),
 };
 
 /// AMD Instinct MI300A (CDNA3 APU, 128GB HBM3 shared with its Zen 4 cores).
@@ -70,11 +70,13 @@ pub(super) const MI300A: Gpu = Gpu {
     interconnect: Interconnect::Xgmi(512),
     bandwidth_gb_s: 5300,
     unified: true,
-    source: "derived: 96 GiB, the default HIP device-allocator limit on the MI300A (ROCm docs, \
+    source: source!(
+        "derived: 96 GiB, the default HIP device-allocator limit on the MI300A (ROCm docs, \
              how-to/system-optimization/mi300a.rst, PR #3587: 'only possible to allocate 96 GiB \
              out of a possible 128 GiB', raised through the amdttm module's page limit); the \
              128 GB HBM3 is shared with the CPU cores and the OS; 4 Infinity Fabric links x \
-             128 GB/s",
+             128 GB/s"
+    ),
 };
 
 /// AMD Ryzen AI Max+ 395 (Strix Halo, Radeon 8060S, 128GB LPDDR5X unified).
@@ -89,12 +91,14 @@ pub(super) const RYZEN_AI_MAX_395_128GB: Gpu = Gpu {
     interconnect: Interconnect::PcieOnly,
     bandwidth_gb_s: 256,
     unified: true,
-    source: "observed: 96 GiB either way the GPU gets its memory: the largest BIOS UMA \
+    source: source!(
+        "observed: 96 GiB either way the GPU gets its memory: the largest BIOS UMA \
              carve-out (mem_info_vram_total 103079215104, which ROCm sees from kernel 6.16.9, \
              ROCm/legacy-rocm-build#5444) or a GTT of the same size set by \
              ttm.pages_limit=25165824 (llama.cpp HIP 'Total VRAM: 98304 MiB', \
              noamsto/nix-amd-ai#42); with a 512 MB carve-out and no kernel setting the GTT \
-             default is half the RAM ('63968M of GTT memory ready', antirez/ds4#475)",
+             default is half the RAM ('63968M of GTT memory ready', antirez/ds4#475)"
+    ),
 };
 
 /// Apple M1 Pro 16GB (unified).

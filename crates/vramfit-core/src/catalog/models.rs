@@ -33,7 +33,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_235_814_400,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 1,235,814,400 (1.24B)",
+        source: source!("HF safetensors metadata: BF16 1,235,814,400 (1.24B)"),
         arch: ModelArch::dense(Family::Llama, 16, 2048, 32, 8, 64, 8192, 128256, true, 131072),
     },
     CatalogModel {
@@ -43,7 +43,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_212_749_824,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3,212,749,824 (3.21B)",
+        source: source!("HF safetensors metadata: BF16 3,212,749,824 (3.21B)"),
         arch: ModelArch::dense(Family::Llama, 28, 3072, 24, 8, 128, 8192, 128256, true, 131072),
     },
     CatalogModel {
@@ -53,7 +53,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_030_261_248,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 8.03B; same tensors as Llama 3.1 8B (index total_size 16,060,522,496 B in BF16)",
+        source: source!("HF safetensors metadata: 8.03B; same tensors as Llama 3.1 8B (index total_size 16,060,522,496 B in BF16)"),
         arch: ModelArch::dense(Family::Llama, 32, 4096, 32, 8, 128, 14336, 128256, false, 8192),
     },
     CatalogModel {
@@ -63,7 +63,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-8B-Instruct"],
         published_params: 8_030_261_248,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 16,060,522,496 B (BF16) = 8,030,261,248 (8.03B)",
+        source: source!("HF safetensors index total_size 16,060,522,496 B (BF16) = 8,030,261,248 (8.03B)"),
         arch: ModelArch::dense(Family::Llama, 32, 4096, 32, 8, 128, 14336, 128256, false, 131072),
     },
     CatalogModel {
@@ -73,7 +73,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-70B-Instruct"],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 141,107,412,992 B (BF16) = 70,553,706,496 (70.6B)",
+        source: source!("HF safetensors index total_size 141,107,412,992 B (BF16) = 70,553,706,496 (70.6B)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 131072),
     },
     CatalogModel {
@@ -83,7 +83,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 70,553,706,496 (70.6B)",
+        source: source!("HF safetensors metadata: BF16 70,553,706,496 (70.6B)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 131072),
     },
     CatalogModel {
@@ -93,7 +93,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-405B-Instruct"],
         published_params: 405_853_388_800,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 406B; BF16 weights 811,706,777,600 B = 405,853,388,800",
+        source: source!("HF safetensors metadata: 406B; BF16 weights 811,706,777,600 B = 405,853,388,800"),
         arch: ModelArch::dense(Family::Llama, 126, 16384, 128, 8, 128, 53248, 128256, false, 131072),
     },
     // ----- Mistral -----
@@ -104,7 +104,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_248_023_552,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 14,496,047,104 B (BF16) = 7,248,023,552 (7.25B)",
+        source: source!("HF safetensors index total_size 14,496,047,104 B (BF16) = 7,248,023,552 (7.25B)"),
         arch: ModelArch::dense(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32768, false, 32768),
     },
     CatalogModel {
@@ -114,7 +114,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 12_247_782_400,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 12,247,782,400 (12.2B)",
+        source: source!("HF safetensors metadata: BF16 12,247,782,400 (12.2B)"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 14336, 131072, false, 1024000),
     },
     CatalogModel {
@@ -124,7 +124,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 23_572_403_200,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 47,144,806,400 B (BF16) = 23,572,403,200 (23.6B; card says 24B)",
+        source: source!("HF safetensors index total_size 47,144,806,400 B (BF16) = 23,572,403,200 (23.6B; card says 24B)"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 32768),
     },
     // ----- Qwen2 (Qwen2.5) -----
@@ -135,7 +135,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 494_032_768,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 494,032,768 (494M; card says 0.49B)",
+        source: source!("HF safetensors metadata: BF16 494,032,768 (494M; card says 0.49B)"),
         arch: ModelArch::dense(Family::Qwen2, 24, 896, 14, 2, 64, 4864, 151936, true, 32768),
     },
     CatalogModel {
@@ -145,7 +145,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_543_714_304,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 1,543,714,304 (1.54B)",
+        source: source!("HF safetensors metadata: BF16 1,543,714,304 (1.54B)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 1536, 12, 2, 128, 8960, 151936, true, 32768),
     },
     CatalogModel {
@@ -155,7 +155,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_085_938_688,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 6,171,877,376 B (BF16) = 3,085,938,688 (3.09B)",
+        source: source!("HF safetensors index total_size 6,171,877,376 B (BF16) = 3,085,938,688 (3.09B)"),
         arch: ModelArch::dense(Family::Qwen2, 36, 2048, 16, 2, 128, 11008, 151936, true, 32768),
     },
     CatalogModel {
@@ -165,7 +165,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_615_616_512,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 15,231,233,024 B (BF16) = 7,615,616,512 (card: 7.61B)",
+        source: source!("HF safetensors index total_size 15,231,233,024 B (BF16) = 7,615,616,512 (card: 7.61B)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 32768),
     },
     CatalogModel {
@@ -175,7 +175,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_615_616_512,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 7,615,616,512 (7.62B; card says 7.61B)",
+        source: source!("HF safetensors metadata: BF16 7,615,616,512 (7.62B; card says 7.61B)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 32768),
     },
     CatalogModel {
@@ -185,7 +185,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_770_033_664,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 29,540,067,328 B (BF16) = 14,770,033,664 (14.8B)",
+        source: source!("HF safetensors index total_size 29,540,067,328 B (BF16) = 14,770,033,664 (14.8B)"),
         arch: ModelArch::dense(Family::Qwen2, 48, 5120, 40, 8, 128, 13824, 152064, false, 32768),
     },
     CatalogModel {
@@ -195,7 +195,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 65,527,752,704 B (BF16) = 32,763,876,352 (32.8B; card says 32.5B)",
+        source: source!("HF safetensors index total_size 65,527,752,704 B (BF16) = 32,763,876,352 (32.8B; card says 32.5B)"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 32768),
     },
     CatalogModel {
@@ -205,7 +205,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 32.8B (card says 32.5B); exact figure not seen, taken from Qwen2.5-32B-Instruct, whose tensors it shares",
+        source: source!("HF safetensors metadata: 32.8B (card says 32.5B); exact figure not seen, taken from Qwen2.5-32B-Instruct, whose tensors it shares"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 32768),
     },
     CatalogModel {
@@ -215,7 +215,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 72_706_203_648,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 145,412,407,296 B (BF16) = 72,706,203,648 (card: 72.7B)",
+        source: source!("HF safetensors index total_size 145,412,407,296 B (BF16) = 72,706,203,648 (card: 72.7B)"),
         arch: ModelArch::dense(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 32768),
     },
     // ----- Qwen3 -----
@@ -226,7 +226,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 596_049_920,
         published_counts_mtp: false,
-        source: "transformers num_parameters() 596,049,920 (card: 0.6B, 0.44B non-embedding); HF safetensors says 751,632,384 because the file stores the tied lm_head again",
+        source: source!("transformers num_parameters() 596,049,920 (card: 0.6B, 0.44B non-embedding); HF safetensors says 751,632,384 because the file stores the tied lm_head again"),
         arch: ModelArch::dense(Family::Qwen3, 28, 1024, 16, 8, 128, 3072, 151936, true, 40960),
     },
     CatalogModel {
@@ -236,7 +236,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_720_574_976,
         published_counts_mtp: false,
-        source: "GGUF general.parameter_count / KerasHub preset 1,720,574,976 (card: 1.7B, 1.4B non-embedding); HF safetensors says 2,031,739,904 because the file stores the tied lm_head again",
+        source: source!("GGUF general.parameter_count / KerasHub preset 1,720,574,976 (card: 1.7B, 1.4B non-embedding); HF safetensors says 2,031,739,904 because the file stores the tied lm_head again"),
         arch: ModelArch::dense(Family::Qwen3, 28, 2048, 16, 8, 128, 6144, 151936, true, 40960),
     },
     CatalogModel {
@@ -246,7 +246,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_022_468_096,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 4,022,468,096 (4.02B)",
+        source: source!("HF safetensors metadata: BF16 4,022,468,096 (4.02B)"),
         arch: ModelArch::dense(Family::Qwen3, 36, 2560, 32, 8, 128, 9728, 151936, true, 40960),
     },
     CatalogModel {
@@ -256,7 +256,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_190_735_360,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 8,190,735,360 (8.19B)",
+        source: source!("HF safetensors metadata: BF16 8,190,735,360 (8.19B)"),
         arch: ModelArch::dense(Family::Qwen3, 36, 4096, 32, 8, 128, 12288, 151936, false, 40960),
     },
     CatalogModel {
@@ -266,7 +266,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_768_307_200,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 14,768,307,200 (14.8B)",
+        source: source!("HF safetensors metadata: BF16 14,768,307,200 (14.8B)"),
         arch: ModelArch::dense(Family::Qwen3, 40, 5120, 40, 8, 128, 17408, 151936, false, 40960),
     },
     CatalogModel {
@@ -276,7 +276,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_762_123_264,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 32,762,123,264 (32.8B)",
+        source: source!("HF safetensors metadata: BF16 32,762,123,264 (32.8B)"),
         arch: ModelArch::dense(Family::Qwen3, 64, 5120, 64, 8, 128, 25600, 151936, false, 40960),
     },
     // ----- Gemma 2 -----
@@ -287,7 +287,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 2_614_341_888,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 2,614,341,888 (2.61B)",
+        source: source!("HF safetensors metadata: 2,614,341,888 (2.61B)"),
         arch: with_swa(ModelArch::dense(Family::Gemma2, 26, 2304, 8, 4, 256, 9216, 256000, true, 8192), 4096, 2),
     },
     CatalogModel {
@@ -297,7 +297,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 9_241_705_984,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 9,241,705,984 (9.24B)",
+        source: source!("HF safetensors metadata: 9,241,705,984 (9.24B)"),
         arch: with_swa(ModelArch::dense(Family::Gemma2, 42, 3584, 16, 8, 256, 14336, 256000, true, 8192), 4096, 2),
     },
     CatalogModel {
@@ -307,7 +307,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 27_227_128_320,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 27.2B; KerasHub Gemma 2 27B preset 27,227,128,320",
+        source: source!("HF safetensors metadata: 27.2B; KerasHub Gemma 2 27B preset 27,227,128,320"),
         arch: with_swa(ModelArch::dense(Family::Gemma2, 46, 4608, 32, 16, 128, 36864, 256000, true, 8192), 4096, 2),
     },
     // ----- Gemma 3 (text-only sizes) -----
@@ -318,7 +318,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 268_098_176,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 268,098,176 (268M; card says 270M)",
+        source: source!("HF safetensors metadata: 268,098,176 (268M; card says 270M)"),
         arch: with_swa(ModelArch::dense(Family::Gemma3, 18, 640, 4, 1, 256, 2048, 262144, true, 32768), 512, 6),
     },
     CatalogModel {
@@ -328,7 +328,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 999_885_952,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 999,885,952 (1B)",
+        source: source!("HF safetensors metadata: BF16 999,885,952 (1B)"),
         arch: with_swa(ModelArch::dense(Family::Gemma3, 26, 1152, 4, 1, 256, 6912, 262144, true, 32768), 512, 6),
     },
     // ----- Phi-3 / Phi-4 -----
@@ -339,7 +339,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_821_079_552,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3,821,079,552 (3.82B)",
+        source: source!("HF safetensors metadata: BF16 3,821,079,552 (3.82B)"),
         arch: ModelArch::dense(Family::Phi3, 32, 3072, 32, 32, 96, 8192, 32064, false, 4096),
     },
     CatalogModel {
@@ -349,7 +349,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_836_021_760,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3,836,021,760 (3.84B)",
+        source: source!("HF safetensors metadata: BF16 3,836,021,760 (3.84B)"),
         arch: ModelArch::dense(Family::Phi3, 32, 3072, 24, 8, 128, 8192, 200064, true, 131072),
     },
     CatalogModel {
@@ -359,7 +359,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 13_960_238_080,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 14B (card: 14B); exact 13,960,238,080 as loaded by a third-party tool",
+        source: source!("HF safetensors metadata: 14B (card: 14B); exact 13,960,238,080 as loaded by a third-party tool"),
         arch: ModelArch::dense(Family::Phi3, 40, 5120, 40, 10, 128, 17920, 32064, false, 4096),
     },
     CatalogModel {
@@ -369,7 +369,7 @@ pub static MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_659_507_200,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 14,659,507,200 (14.7B)",
+        source: source!("HF safetensors metadata: BF16 14,659,507,200 (14.7B)"),
         arch: ModelArch::dense(Family::Phi3, 40, 5120, 40, 10, 128, 17920, 100352, false, 16384),
     },
 ];

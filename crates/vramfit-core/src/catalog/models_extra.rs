@@ -27,7 +27,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_235_814_400,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.2 1B Instruct (HF safetensors metadata: BF16 1,235,814,400; 1.24B)",
+        source: source!("same tensors as Llama 3.2 1B Instruct (HF safetensors metadata: BF16 1,235,814,400; 1.24B)"),
         arch: ModelArch::dense(Family::Llama, 16, 2048, 32, 8, 64, 8192, 128256, true, 131072),
     },
     CatalogModel {
@@ -37,7 +37,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_212_749_824,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.2 3B Instruct (HF safetensors metadata: BF16 3,212,749,824; 3.21B)",
+        source: source!("same tensors as Llama 3.2 3B Instruct (HF safetensors metadata: BF16 3,212,749,824; 3.21B)"),
         arch: ModelArch::dense(Family::Llama, 28, 3072, 24, 8, 128, 8192, 128256, true, 131072),
     },
     CatalogModel {
@@ -47,7 +47,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_030_261_248,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 8.03B; same tensors as Meta Llama 3 8B (8,030,261,248)",
+        source: source!("HF safetensors metadata: 8.03B; same tensors as Meta Llama 3 8B (8,030,261,248)"),
         arch: ModelArch::dense(Family::Llama, 32, 4096, 32, 8, 128, 14336, 128256, false, 8192),
     },
     CatalogModel {
@@ -57,7 +57,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-8B"],
         published_params: 8_030_261_248,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.1 8B Instruct (HF safetensors index total_size 16,060,522,496 B in BF16 = 8,030,261,248)",
+        source: source!("same tensors as Llama 3.1 8B Instruct (HF safetensors index total_size 16,060,522,496 B in BF16 = 8,030,261,248)"),
         arch: ModelArch::dense(Family::Llama, 32, 4096, 32, 8, 128, 14336, 128256, false, 131072),
     },
     CatalogModel {
@@ -67,7 +67,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 70.6B; same tensors as Llama 3.1 70B (70,553,706,496)",
+        source: source!("HF safetensors metadata: 70.6B; same tensors as Llama 3.1 70B (70,553,706,496)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 8192),
     },
     CatalogModel {
@@ -77,7 +77,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 70.6B; same tensors as Llama 3.1 70B (70,553,706,496)",
+        source: source!("HF safetensors metadata: 70.6B; same tensors as Llama 3.1 70B (70,553,706,496)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 8192),
     },
     CatalogModel {
@@ -87,7 +87,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-70B"],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.1 70B Instruct (HF safetensors index total_size 141,107,412,992 B in BF16 = 70,553,706,496)",
+        source: source!("same tensors as Llama 3.1 70B Instruct (HF safetensors index total_size 141,107,412,992 B in BF16 = 70,553,706,496)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 131072),
     },
     CatalogModel {
@@ -97,7 +97,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &["meta-llama/Meta-Llama-3.1-405B"],
         published_params: 405_853_388_800,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.1 405B Instruct (HF safetensors metadata: 406B; 405,853,388,800)",
+        source: source!("same tensors as Llama 3.1 405B Instruct (HF safetensors metadata: 406B; 405,853,388,800)"),
         arch: ModelArch::dense(Family::Llama, 126, 16384, 128, 8, 128, 53248, 128256, false, 131072),
     },
     CatalogModel {
@@ -107,7 +107,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_030_261_248,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 8.03B; distilled into Llama 3.1 8B, whose tensors it keeps (8,030,261,248)",
+        source: source!("HF safetensors metadata: 8.03B; distilled into Llama 3.1 8B, whose tensors it keeps (8,030,261,248)"),
         arch: ModelArch::dense(Family::Llama, 32, 4096, 32, 8, 128, 14336, 128256, false, 131072),
     },
     CatalogModel {
@@ -117,7 +117,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 70_553_706_496,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 70.6B; distilled into Llama 3.3 70B Instruct, whose tensors it keeps (70,553,706,496)",
+        source: source!("HF safetensors metadata: 70.6B; distilled into Llama 3.3 70B Instruct, whose tensors it keeps (70,553,706,496)"),
         arch: ModelArch::dense(Family::Llama, 80, 8192, 64, 8, 128, 28672, 128256, false, 131072),
     },
     // SmolLM3 (`model_type: smollm3`, `HuggingFaceTB/SmolLM3-3B` `config.json`): Llama's tensors
@@ -130,7 +130,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_080_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B); same tensors as SmolLM3-3B",
+        source: source!("HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B); same tensors as SmolLM3-3B"),
         arch: ModelArch::dense(Family::Llama, 36, 2048, 16, 4, 128, 11008, 128256, true, 65536),
     },
     CatalogModel {
@@ -140,7 +140,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_080_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B)",
+        source: source!("HF safetensors metadata: BF16 3.08B (a rounded figure; the card says 3B)"),
         arch: ModelArch::dense(Family::Llama, 36, 2048, 16, 4, 128, 11008, 128256, true, 65536),
     },
     // ----- Mistral -----
@@ -151,7 +151,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_248_023_552,
         published_counts_mtp: false,
-        source: "same tensors as Mistral 7B Instruct v0.3 (HF safetensors index total_size 14,496,047,104 B in BF16 = 7,248,023,552)",
+        source: source!("same tensors as Mistral 7B Instruct v0.3 (HF safetensors index total_size 14,496,047,104 B in BF16 = 7,248,023,552)"),
         arch: ModelArch::dense(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32768, false, 32768),
     },
     CatalogModel {
@@ -161,7 +161,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_020_000_000,
         published_counts_mtp: false,
-        source: "model card: 8.02B parameters (HF safetensors metadata: BF16 8.02B)",
+        source: source!("model card: 8.02B parameters (HF safetensors metadata: BF16 8.02B)"),
         arch: ModelArch::dense(Family::Mistral, 36, 4096, 32, 8, 128, 12288, 131072, false, 32768),
     },
     CatalogModel {
@@ -171,7 +171,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 12_247_782_400,
         published_counts_mtp: false,
-        source: "same tensors as Mistral Nemo 12B Instruct 2407 (HF safetensors metadata: BF16 12,247,782,400; 12.2B)",
+        source: source!("same tensors as Mistral Nemo 12B Instruct 2407 (HF safetensors metadata: BF16 12,247,782,400; 12.2B)"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 14336, 131072, false, 1024000),
     },
     CatalogModel {
@@ -181,7 +181,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 22_200_000_000,
         published_counts_mtp: false,
-        source: "model card: 22B; HF safetensors metadata: BF16 22.2B (exact figure not seen)",
+        source: source!("model card: 22B; HF safetensors metadata: BF16 22.2B (exact figure not seen)"),
         arch: ModelArch::dense(Family::Mistral, 56, 6144, 48, 8, 128, 16384, 32768, false, 32768),
     },
     CatalogModel {
@@ -191,7 +191,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 22_200_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 22.2B (exact figure not seen)",
+        source: source!("HF safetensors metadata: BF16 22.2B (exact figure not seen)"),
         arch: ModelArch::dense(Family::Mistral, 56, 6144, 48, 8, 128, 16384, 32768, false, 32768),
     },
     CatalogModel {
@@ -201,7 +201,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 23_572_403_200,
         published_counts_mtp: false,
-        source: "same tensors as Mistral Small 3 24B Instruct 2501 (HF safetensors index total_size 47,144,806,400 B in BF16 = 23,572,403,200)",
+        source: source!("same tensors as Mistral Small 3 24B Instruct 2501 (HF safetensors index total_size 47,144,806,400 B in BF16 = 23,572,403,200)"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 32768),
     },
     CatalogModel {
@@ -211,7 +211,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 23_572_403_200,
         published_counts_mtp: false,
-        source: "model card: 24B, the text model of Mistral Small 3.1 without its vision encoder; same tensors as Mistral Small 3 24B (23,572,403,200); context 128k",
+        source: source!("model card: 24B, the text model of Mistral Small 3.1 without its vision encoder; same tensors as Mistral Small 3 24B (23,572,403,200); context 128k"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 131072),
     },
     CatalogModel {
@@ -221,7 +221,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 23_572_403_200,
         published_counts_mtp: false,
-        source: "model card: 24B, fine-tuned from Mistral Small 3.1 with the vision encoder removed; same tensors as Mistral Small 3 24B (23,572,403,200)",
+        source: source!("model card: 24B, fine-tuned from Mistral Small 3.1 with the vision encoder removed; same tensors as Mistral Small 3 24B (23,572,403,200)"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 131072),
     },
     CatalogModel {
@@ -231,7 +231,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 23_572_403_200,
         published_counts_mtp: false,
-        source: "model card: 24B, built on Mistral Small 3.1 (text only); same tensors as Mistral Small 3 24B (23,572,403,200); the card gives a 128k window but recommends 40k (40,960) as the maximum model length, which max_position holds",
+        source: source!("model card: 24B, built on Mistral Small 3.1 (text only); same tensors as Mistral Small 3 24B (23,572,403,200); the card gives a 128k window but recommends 40k (40,960) as the maximum model length, which max_position holds"),
         arch: ModelArch::dense(Family::Mistral, 40, 5120, 32, 8, 128, 32768, 131072, false, 40960),
     },
     CatalogModel {
@@ -241,7 +241,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 123_000_000_000,
         published_counts_mtp: false,
-        source: "model card: 123B parameters (exact figure not seen)",
+        source: source!("model card: 123B parameters (exact figure not seen)"),
         arch: ModelArch::dense(Family::Mistral, 88, 12288, 96, 8, 128, 28672, 32768, false, 32768),
     },
     CatalogModel {
@@ -251,7 +251,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 123_000_000_000,
         published_counts_mtp: false,
-        source: "model card: 123B parameters (exact figure not seen); params.json dim 12288, 88 layers, 96 heads, 8 KV heads, hidden_dim 28672, vocab 32768",
+        source: source!("model card: 123B parameters (exact figure not seen); params.json dim 12288, 88 layers, 96 heads, 8 KV heads, hidden_dim 28672, vocab 32768"),
         arch: ModelArch::dense(Family::Mistral, 88, 12288, 96, 8, 128, 28672, 32768, false, 131072),
     },
     // ----- Qwen2 (Qwen2.5, Coder, QwQ, R1 distills) -----
@@ -262,7 +262,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 494_032_768,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 0.5B Instruct (HF safetensors metadata: BF16 494,032,768)",
+        source: source!("same tensors as Qwen2.5 0.5B Instruct (HF safetensors metadata: BF16 494,032,768)"),
         arch: ModelArch::dense(Family::Qwen2, 24, 896, 14, 2, 64, 4864, 151936, true, 32768),
     },
     CatalogModel {
@@ -272,7 +272,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 494_032_768,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 494M; same tensors as Qwen2.5 0.5B Instruct (494,032,768)",
+        source: source!("HF safetensors metadata: 494M; same tensors as Qwen2.5 0.5B Instruct (494,032,768)"),
         arch: ModelArch::dense(Family::Qwen2, 24, 896, 14, 2, 64, 4864, 151936, true, 32768),
     },
     CatalogModel {
@@ -282,7 +282,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_543_714_304,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 1.5B Instruct (HF safetensors metadata: BF16 1,543,714,304)",
+        source: source!("same tensors as Qwen2.5 1.5B Instruct (HF safetensors metadata: BF16 1,543,714,304)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 1536, 12, 2, 128, 8960, 151936, true, 131072),
     },
     CatalogModel {
@@ -292,7 +292,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_543_714_304,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 1.54B; same tensors as Qwen2.5 1.5B Instruct (1,543,714,304)",
+        source: source!("HF safetensors metadata: 1.54B; same tensors as Qwen2.5 1.5B Instruct (1,543,714,304)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 1536, 12, 2, 128, 8960, 151936, true, 32768),
     },
     CatalogModel {
@@ -302,7 +302,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_777_088_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 1.78B; Qwen2.5-Math-1.5B with an untied output head: 1,543,714,304 + 151,936 x 1536 = 1,777,088,000",
+        source: source!("HF safetensors metadata: BF16 1.78B; Qwen2.5-Math-1.5B with an untied output head: 1,543,714,304 + 151,936 x 1536 = 1,777,088,000"),
         arch: ModelArch::dense(Family::Qwen2, 28, 1536, 12, 2, 128, 8960, 151936, false, 131072),
     },
     CatalogModel {
@@ -312,7 +312,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_085_938_688,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 3B Instruct (HF safetensors index total_size 6,171,877,376 B in BF16 = 3,085,938,688)",
+        source: source!("same tensors as Qwen2.5 3B Instruct (HF safetensors index total_size 6,171,877,376 B in BF16 = 3,085,938,688)"),
         arch: ModelArch::dense(Family::Qwen2, 36, 2048, 16, 2, 128, 11008, 151936, true, 32768),
     },
     CatalogModel {
@@ -322,7 +322,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_085_938_688,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 3.09B; same tensors as Qwen2.5 3B Instruct (3,085,938,688)",
+        source: source!("HF safetensors metadata: 3.09B; same tensors as Qwen2.5 3B Instruct (3,085,938,688)"),
         arch: ModelArch::dense(Family::Qwen2, 36, 2048, 16, 2, 128, 11008, 151936, true, 32768),
     },
     CatalogModel {
@@ -332,7 +332,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_615_616_512,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 7B Instruct (HF safetensors index total_size 15,231,233,024 B in BF16 = 7,615,616,512)",
+        source: source!("same tensors as Qwen2.5 7B Instruct (HF safetensors index total_size 15,231,233,024 B in BF16 = 7,615,616,512)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 131072),
     },
     CatalogModel {
@@ -342,7 +342,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_615_616_512,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 7.62B; same tensors as Qwen2.5 Coder 7B Instruct (7,615,616,512)",
+        source: source!("HF safetensors metadata: 7.62B; same tensors as Qwen2.5 Coder 7B Instruct (7,615,616,512)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 32768),
     },
     CatalogModel {
@@ -352,7 +352,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_615_616_512,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 7.62B; distilled into Qwen2.5-Math-7B, the Qwen2.5 7B tensors (7,615,616,512)",
+        source: source!("HF safetensors metadata: 7.62B; distilled into Qwen2.5-Math-7B, the Qwen2.5 7B tensors (7,615,616,512)"),
         arch: ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 131072),
     },
     CatalogModel {
@@ -362,7 +362,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_770_033_664,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 14B Instruct (HF safetensors index total_size 29,540,067,328 B in BF16 = 14,770,033,664)",
+        source: source!("same tensors as Qwen2.5 14B Instruct (HF safetensors index total_size 29,540,067,328 B in BF16 = 14,770,033,664)"),
         arch: ModelArch::dense(Family::Qwen2, 48, 5120, 40, 8, 128, 13824, 152064, false, 131072),
     },
     CatalogModel {
@@ -372,7 +372,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_770_033_664,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 14.8B; same tensors as Qwen2.5 14B Instruct (14,770,033,664)",
+        source: source!("HF safetensors metadata: 14.8B; same tensors as Qwen2.5 14B Instruct (14,770,033,664)"),
         arch: ModelArch::dense(Family::Qwen2, 48, 5120, 40, 8, 128, 13824, 152064, false, 32768),
     },
     CatalogModel {
@@ -382,7 +382,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_770_033_664,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 14.8B; distilled into Qwen2.5 14B, whose tensors it keeps (14,770,033,664)",
+        source: source!("HF safetensors metadata: 14.8B; distilled into Qwen2.5 14B, whose tensors it keeps (14,770,033,664)"),
         arch: ModelArch::dense(Family::Qwen2, 48, 5120, 40, 8, 128, 13824, 152064, false, 131072),
     },
     CatalogModel {
@@ -392,7 +392,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 32B Instruct (HF safetensors index total_size 65,527,752,704 B in BF16 = 32,763,876,352)",
+        source: source!("same tensors as Qwen2.5 32B Instruct (HF safetensors index total_size 65,527,752,704 B in BF16 = 32,763,876,352)"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 131072),
     },
     CatalogModel {
@@ -402,7 +402,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 32.8B; same tensors as Qwen2.5 32B Instruct (32,763,876,352)",
+        source: source!("HF safetensors metadata: 32.8B; same tensors as Qwen2.5 32B Instruct (32,763,876,352)"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 32768),
     },
     CatalogModel {
@@ -412,7 +412,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "model card: 32.5B (31.0B non-embedding); HF safetensors metadata: 32.8B; same tensors as Qwen2.5 32B (32,763,876,352)",
+        source: source!("model card: 32.5B (31.0B non-embedding); HF safetensors metadata: 32.8B; same tensors as Qwen2.5 32B (32,763,876,352)"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 40960),
     },
     CatalogModel {
@@ -422,7 +422,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_763_876_352,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 32.8B; distilled into Qwen2.5 32B, whose tensors it keeps (32,763,876,352)",
+        source: source!("HF safetensors metadata: 32.8B; distilled into Qwen2.5 32B, whose tensors it keeps (32,763,876,352)"),
         arch: ModelArch::dense(Family::Qwen2, 64, 5120, 40, 8, 128, 27648, 152064, false, 131072),
     },
     CatalogModel {
@@ -432,7 +432,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 72_706_203_648,
         published_counts_mtp: false,
-        source: "same tensors as Qwen2.5 72B Instruct (HF safetensors index total_size 145,412,407,296 B in BF16 = 72,706,203,648)",
+        source: source!("same tensors as Qwen2.5 72B Instruct (HF safetensors index total_size 145,412,407,296 B in BF16 = 72,706,203,648)"),
         arch: ModelArch::dense(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 131072),
     },
     // ----- Qwen3 -----
@@ -443,7 +443,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 596_049_920,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 0.6B (transformers num_parameters() 596,049,920; the safetensors file stores the tied head again)",
+        source: source!("same tensors as Qwen3 0.6B (transformers num_parameters() 596,049,920; the safetensors file stores the tied head again)"),
         arch: ModelArch::dense(Family::Qwen3, 28, 1024, 16, 8, 128, 3072, 151936, true, 32768),
     },
     CatalogModel {
@@ -453,7 +453,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_720_574_976,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 1.7B (GGUF general.parameter_count 1,720,574,976; the safetensors file stores the tied head again)",
+        source: source!("same tensors as Qwen3 1.7B (GGUF general.parameter_count 1,720,574,976; the safetensors file stores the tied head again)"),
         arch: ModelArch::dense(Family::Qwen3, 28, 2048, 16, 8, 128, 6144, 151936, true, 32768),
     },
     CatalogModel {
@@ -463,7 +463,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_022_468_096,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096)",
+        source: source!("same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096)"),
         arch: ModelArch::dense(Family::Qwen3, 36, 2560, 32, 8, 128, 9728, 151936, true, 32768),
     },
     CatalogModel {
@@ -473,7 +473,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_022_468_096,
         published_counts_mtp: false,
-        source: "model card: 4.0B; same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096); context 262,144",
+        source: source!("model card: 4.0B; same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096); context 262,144"),
         arch: ModelArch::dense(Family::Qwen3, 36, 2560, 32, 8, 128, 9728, 151936, true, 262144),
     },
     CatalogModel {
@@ -483,7 +483,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_022_468_096,
         published_counts_mtp: false,
-        source: "model card: 4.0B; same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096); context 262,144",
+        source: source!("model card: 4.0B; same tensors as Qwen3 4B (HF safetensors metadata: BF16 4,022,468,096); context 262,144"),
         arch: ModelArch::dense(Family::Qwen3, 36, 2560, 32, 8, 128, 9728, 151936, true, 262144),
     },
     CatalogModel {
@@ -493,7 +493,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_190_735_360,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 8B (HF safetensors metadata: BF16 8,190,735,360)",
+        source: source!("same tensors as Qwen3 8B (HF safetensors metadata: BF16 8,190,735,360)"),
         arch: ModelArch::dense(Family::Qwen3, 36, 4096, 32, 8, 128, 12288, 151936, false, 32768),
     },
     CatalogModel {
@@ -503,7 +503,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_768_307_200,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 14B (HF safetensors metadata: BF16 14,768,307,200)",
+        source: source!("same tensors as Qwen3 14B (HF safetensors metadata: BF16 14,768,307,200)"),
         arch: ModelArch::dense(Family::Qwen3, 40, 5120, 40, 8, 128, 17408, 151936, false, 32768),
     },
     // ----- Gemma 3 -----
@@ -514,7 +514,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 268_098_176,
         published_counts_mtp: false,
-        source: "same tensors as Gemma 3 270M (HF safetensors metadata: 268,098,176)",
+        source: source!("same tensors as Gemma 3 270M (HF safetensors metadata: 268,098,176)"),
         arch: with_swa(ModelArch::dense(Family::Gemma3, 18, 640, 4, 1, 256, 2048, 262144, true, 32768), 512, 6),
     },
     CatalogModel {
@@ -524,7 +524,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 999_885_952,
         published_counts_mtp: false,
-        source: "same tensors as Gemma 3 1B IT (HF safetensors metadata: BF16 999,885,952)",
+        source: source!("same tensors as Gemma 3 1B IT (HF safetensors metadata: BF16 999,885,952)"),
         arch: with_swa(ModelArch::dense(Family::Gemma3, 26, 1152, 4, 1, 256, 6912, 262144, true, 32768), 512, 6),
     },
     // ----- Phi-3 / Phi-4 -----
@@ -535,7 +535,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_821_079_552,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3.82B; same tensors as Phi-3 Mini (3,821,079,552); context 128k",
+        source: source!("HF safetensors metadata: BF16 3.82B; same tensors as Phi-3 Mini (3,821,079,552); context 128k"),
         arch: ModelArch::dense(Family::Phi3, 32, 3072, 32, 32, 96, 8192, 32064, false, 131072),
     },
     CatalogModel {
@@ -545,7 +545,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_821_079_552,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3.82B; same tensors as Phi-3 Mini 4K (3,821,079,552)",
+        source: source!("HF safetensors metadata: BF16 3.82B; same tensors as Phi-3 Mini 4K (3,821,079,552)"),
         arch: ModelArch::dense(Family::Phi3, 32, 3072, 32, 32, 96, 8192, 32064, false, 131072),
     },
     CatalogModel {
@@ -555,7 +555,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_836_021_760,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 3.84B; same tensors as Phi-4 Mini Instruct (3,836,021,760)",
+        source: source!("HF safetensors metadata: BF16 3.84B; same tensors as Phi-4 Mini Instruct (3,836,021,760)"),
         arch: ModelArch::dense(Family::Phi3, 32, 3072, 24, 8, 128, 8192, 200064, true, 131072),
     },
     CatalogModel {
@@ -565,7 +565,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_659_507_200,
         published_counts_mtp: false,
-        source: "model card: 14B; HF safetensors metadata: BF16 14.7B; same tensors as Phi-4 (14,659,507,200); context 32k",
+        source: source!("model card: 14B; HF safetensors metadata: BF16 14.7B; same tensors as Phi-4 (14,659,507,200); context 32k"),
         arch: ModelArch::dense(Family::Phi3, 40, 5120, 40, 10, 128, 17920, 100352, false, 32768),
     },
     CatalogModel {
@@ -575,7 +575,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 14_659_507_200,
         published_counts_mtp: false,
-        source: "model card: 14B; HF safetensors metadata: BF16 14.7B; same tensors as Phi-4 (14,659,507,200); context 32k",
+        source: source!("model card: 14B; HF safetensors metadata: BF16 14.7B; same tensors as Phi-4 (14,659,507,200); context 32k"),
         arch: ModelArch::dense(Family::Phi3, 40, 5120, 40, 10, 128, 17920, 100352, false, 32768),
     },
     // ----- OLMo 2 -----
@@ -588,7 +588,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_300_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 7.3B (a rounded figure; the card says 7B)",
+        source: source!("HF safetensors metadata: 7.3B (a rounded figure; the card says 7B)"),
         arch: ModelArch::dense(Family::Olmo2, 32, 4096, 32, 32, 128, 11008, 100352, false, 4096),
     },
     CatalogModel {
@@ -598,7 +598,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_300_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: 7.3B (a rounded figure); same tensors as OLMo-2-1124-7B",
+        source: source!("HF safetensors metadata: 7.3B (a rounded figure); same tensors as OLMo-2-1124-7B"),
         arch: ModelArch::dense(Family::Olmo2, 32, 4096, 32, 32, 128, 11008, 100352, false, 4096),
     },
     CatalogModel {
@@ -608,7 +608,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 13_716_198_400,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 54,864,793,600 B (F32) = 13,716,198,400 (13.7B)",
+        source: source!("HF safetensors index total_size 54,864,793,600 B (F32) = 13,716,198,400 (13.7B)"),
         arch: ModelArch::dense(Family::Olmo2, 40, 5120, 40, 40, 128, 13824, 100352, false, 4096),
     },
     CatalogModel {
@@ -618,7 +618,7 @@ pub static MORE_DENSE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 13_716_198_400,
         published_counts_mtp: false,
-        source: "same tensors as OLMo-2-1124-13B (HF safetensors index total_size 54,864,793,600 B in F32 = 13,716,198,400)",
+        source: source!("same tensors as OLMo-2-1124-13B (HF safetensors index total_size 54,864,793,600 B in F32 = 13,716,198,400)"),
         arch: ModelArch::dense(Family::Olmo2, 40, 5120, 40, 40, 128, 13824, 100352, false, 4096),
     },
 ];

@@ -150,8 +150,10 @@ pub(crate) static GEMMA_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_460_000_000,
         published_counts_mtp: false,
-        source: "same text tensors as Gemma 3n E2B IT (4.46B text parameters; computed \
-                 4,456,156,768); vision and audio towers not counted",
+        source: source!(
+            "same text tensors as Gemma 3n E2B IT (4.46B text parameters; computed \
+                 4,456,156,768); vision and audio towers not counted"
+        ),
         arch: gemma3n_e2b(),
     },
     CatalogModel {
@@ -161,9 +163,11 @@ pub(crate) static GEMMA_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_700_000_000,
         published_counts_mtp: false,
-        source: "text model only: 30.7B (NVIDIA model card of google/gemma-4-31b-it, \"Total \
+        source: source!(
+            "text model only: 30.7B (NVIDIA model card of google/gemma-4-31b-it, \"Total \
                  Parameters: 30.7B\"; \"30.7B dense + ~550M vision encoder\" in third-party \
-                 summaries); computed 30,697,345,340; the vision encoder is not counted",
+                 summaries); computed 30,697,345,340; the vision encoder is not counted"
+        ),
         arch: gemma4_31b(),
     },
     CatalogModel {
@@ -173,8 +177,10 @@ pub(crate) static GEMMA_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_700_000_000,
         published_counts_mtp: false,
-        source: "same text tensors as Gemma 4 31B IT (30.7B; computed 30,697,345,340); vision \
-                 encoder not counted",
+        source: source!(
+            "same text tensors as Gemma 4 31B IT (30.7B; computed 30,697,345,340); vision \
+                 encoder not counted"
+        ),
         arch: gemma4_31b(),
     },
 ];

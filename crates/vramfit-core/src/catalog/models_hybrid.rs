@@ -284,9 +284,11 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 80_000_000_000,
         published_counts_mtp: false,
-        source: "model card: 80B in total, 3B activated (exact figure not seen); the HF \
+        source: source!(
+            "model card: 80B in total, 3B activated (exact figure not seen); the HF \
                  safetensors total, 81.3B, adds the multi-token-prediction layer (1.65B by the \
-                 same shapes) that inference does not load",
+                 same shapes) that inference does not load"
+        ),
         arch: QWEN3_NEXT_80B,
     },
     CatalogModel {
@@ -296,8 +298,10 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 80_000_000_000,
         published_counts_mtp: false,
-        source: "model card: 80B in total, 3B activated (exact figure not seen); same config as \
-                 the Instruct checkpoint",
+        source: source!(
+            "model card: 80B in total, 3B activated (exact figure not seen); same config as \
+                 the Instruct checkpoint"
+        ),
         arch: QWEN3_NEXT_80B,
     },
     // ----- Falcon-H1 -----
@@ -308,8 +312,10 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_590_000_000,
         published_counts_mtp: false,
-        source: "HF model listing: 7.59B params (rounded, as quoted in a public model catalog; \
-                 exact figure not seen); card: 7B",
+        source: source!(
+            "HF model listing: 7.59B params (rounded, as quoted in a public model catalog; \
+                 exact figure not seen); card: 7B"
+        ),
         arch: FALCON_H1_7B,
     },
     // ----- Nemotron-H -----
@@ -320,8 +326,10 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_100_000_000,
         published_counts_mtp: false,
-        source: "HF model page: 8.1B params (rounded; not re-read in this change's sources); \
-                 card: 8B, 24 Mamba-2, 24 MLP and 4 attention layers",
+        source: source!(
+            "HF model page: 8.1B params (rounded; not re-read in this change's sources); \
+                 card: 8B, 24 Mamba-2, 24 MLP and 4 attention layers"
+        ),
         arch: NEMOTRON_H_8B,
     },
     CatalogModel {
@@ -331,10 +339,12 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 31_577_940_288,
         published_counts_mtp: false,
-        source: "llama.cpp's parameter count of the converted checkpoint: 31,577,940,288 \
+        source: source!(
+            "llama.cpp's parameter count of the converted checkpoint: 31,577,940,288 \
                  (`model_n_params` of unsloth/Nemotron-3-Nano-30B-A3B-GGUF in llama-bench, and \
                  `n_params` in llama-server's /v1/models, as public logs record it); NVIDIA's \
-                 technical report: 31.6B total, 3.2B active; card: 30B total, 3.5B active",
+                 technical report: 31.6B total, 3.2B active; card: 30B total, 3.5B active"
+        ),
         arch: NEMOTRON_3_NANO,
     },
     // ----- Granite 4.0 -----
@@ -350,9 +360,11 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 3_402_836_480,
         published_counts_mtp: false,
-        source: "HF safetensors total 3,402,836,480 (as public model inventories record the Hub \
+        source: source!(
+            "HF safetensors total 3,402,836,480 (as public model inventories record the Hub \
                  API's value; architecture GraniteMoeHybridForCausalLM); card: 3B dense, \
-                 traditional transformer",
+                 traditional transformer"
+        ),
         arch: ModelArch::dense(
             Family::GraniteMoeHybrid,
             40,
@@ -373,8 +385,10 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 6_940_000_000,
         published_counts_mtp: false,
-        source: "HF model page: 6.94B params (rounded; not re-read in this change's sources); \
-                 card: 7B total, 1B active",
+        source: source!(
+            "HF model page: 6.94B params (rounded; not re-read in this change's sources); \
+                 card: 7B total, 1B active"
+        ),
         arch: GRANITE_4_H_TINY,
     },
     CatalogModel {
@@ -384,8 +398,10 @@ pub static HYBRID_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 32_200_000_000,
         published_counts_mtp: false,
-        source: "32.2B params (rounded; en.immers.cloud/ai/ibm-granite/granite-4.0-h-small, \
-                 quoting the HF listing); card: 32B total, 9B active",
+        source: source!(
+            "32.2B params (rounded; en.immers.cloud/ai/ibm-granite/granite-4.0-h-small, \
+                 quoting the HF listing); card: 32B total, 9B active"
+        ),
         arch: GRANITE_4_H_SMALL,
     },
 ];

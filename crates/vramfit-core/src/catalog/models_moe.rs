@@ -271,7 +271,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 10_670_220_835,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 10,670,220,835 (10.7B)",
+        source: source!("HF safetensors metadata: BF16 10,670,220,835 (10.7B)"),
         arch: LLAMA32_VISION_11B,
     },
     // ----- Mistral (LLaVA-NeXT) -----
@@ -293,7 +293,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 7_570_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: FP16 7.57B (exact figure not seen; the full checkpoint counts 7,566,747,648); 7,554,149,376 as vLLM loads it (-0.21 %)",
+        source: source!("HF safetensors metadata: FP16 7.57B (exact figure not seen; the full checkpoint counts 7,566,747,648); 7,554,149,376 as vLLM loads it (-0.21 %)"),
         arch: with_vision(
             ModelArch::dense(Family::Mistral, 32, 4096, 32, 8, 128, 14336, 32064, false, 32768),
             Vision {
@@ -321,7 +321,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_292_166_656,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 8,292,166,656 (8.29B)",
+        source: source!("HF safetensors metadata: BF16 8,292,166,656 (8.29B)"),
         arch: with_vision(
             ModelArch::dense(Family::Qwen2, 28, 3584, 28, 4, 128, 18944, 152064, false, 128000),
             Vision {
@@ -344,7 +344,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 73_400_000_000,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 73.4B (exact figure not seen; computed 73,406,351,360)",
+        source: source!("HF safetensors metadata: BF16 73.4B (exact figure not seen; computed 73,406,351,360)"),
         arch: with_vision(
             ModelArch::dense(Family::Qwen2, 80, 8192, 64, 8, 128, 29568, 152064, false, 128000),
             Vision {
@@ -378,11 +378,11 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_437_815_808,
         published_counts_mtp: false,
-        source: "4,437,815,808 parameters of Qwen3-VL-4B-Instruct as transformers loads it (public \
+        source: source!("4,437,815,808 parameters of Qwen3-VL-4B-Instruct as transformers loads it (public \
                  evaluation and training logs: `total_parameters: 4437815808`, the tied head \
                  counted once as in a safetensors total; the exact Hub figure not seen), text \
                  model and vision tower with its DeepStack mergers; 4.44B (codersera.com's \
-                 Qwen3-VL-4B guide); card: 4B",
+                 Qwen3-VL-4B guide); card: 4B"),
         arch: QWEN3_VL_4B,
     },
     CatalogModel {
@@ -392,8 +392,8 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_437_815_808,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3-VL-4B-Instruct (4,437,815,808; both 4B variants 4.44B with \
-                 one architecture, codersera.com's Qwen3-VL-4B Instruct vs Thinking guide)",
+        source: source!("same tensors as Qwen3-VL-4B-Instruct (4,437,815,808; both 4B variants 4.44B with \
+                 one architecture, codersera.com's Qwen3-VL-4B Instruct vs Thinking guide)"),
         arch: QWEN3_VL_4B,
     },
     // 8B (`Qwen/Qwen3-VL-8B-Instruct` `config.json`, as quoted in public code): text 36 layers of
@@ -408,10 +408,10 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_767_123_696,
         published_counts_mtp: false,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, BF16 8,767,123,696, as a \
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, BF16 8,767,123,696, as a \
                  public Hub verification quotes it; also the GGUF general.parameter_count of the \
                  Ollama qwen3-vl:8b blob), text model and vision tower with its DeepStack \
-                 mergers; card: 8B",
+                 mergers; card: 8B"),
         arch: QWEN3_VL_8B,
     },
     CatalogModel {
@@ -421,9 +421,9 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 8_767_123_696,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3-VL-8B-Instruct (HF safetensors total 8,767,123,696; both 8B variants \
+        source: source!("same tensors as Qwen3-VL-8B-Instruct (HF safetensors total 8,767,123,696; both 8B variants \
                  8.77B with one architecture, codersera.com's Qwen3-VL-8B Instruct vs Thinking \
-                 guide)",
+                 guide)"),
         arch: QWEN3_VL_8B,
     },
     // ----- Gemma 3 (multimodal sizes) -----
@@ -442,7 +442,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_300_079_472,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 4,300,079,472 (4.3B)",
+        source: source!("HF safetensors metadata: BF16 4,300,079,472 (4.3B)"),
         arch: GEMMA3_4B,
     },
     CatalogModel {
@@ -452,7 +452,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 12_187_325_040,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 12,187,325,040 (12.2B)",
+        source: source!("HF safetensors metadata: BF16 12,187,325,040 (12.2B)"),
         arch: GEMMA3_12B,
     },
     CatalogModel {
@@ -462,7 +462,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 27_432_406_640,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 27,432,406,640 (27.4B)",
+        source: source!("HF safetensors metadata: BF16 27,432,406,640 (27.4B)"),
         arch: GEMMA3_27B,
     },
     // ----- Mixtral -----
@@ -473,7 +473,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 46_702_792_704,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 93,405,585,408 B (BF16) = 46,702,792,704 (46.7B)",
+        source: source!("HF safetensors index total_size 93,405,585,408 B (BF16) = 46,702,792,704 (46.7B)"),
         arch: with_moe(
             ModelArch::dense(Family::Mixtral, 32, 4096, 32, 8, 128, 14336, 32000, false, 32768),
             Moe {
@@ -495,7 +495,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 140_630_071_296,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 140,630,071,296 (141B)",
+        source: source!("HF safetensors metadata: BF16 140,630,071,296 (141B)"),
         arch: with_moe(
             ModelArch::dense(Family::Mixtral, 56, 6144, 48, 8, 128, 16384, 32768, false, 65536),
             Moe {
@@ -518,7 +518,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_532_122_624,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 30,532,122,624 (30.5B)",
+        source: source!("HF safetensors metadata: BF16 30,532,122,624 (30.5B)"),
         arch: with_moe(
             ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 40960),
             Moe {
@@ -540,7 +540,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 235_093_634_560,
         published_counts_mtp: false,
-        source: "HF safetensors index total_size 470,187,269,120 B (BF16) = 235,093,634,560 (235B)",
+        source: source!("HF safetensors index total_size 470,187,269,120 B (BF16) = 235,093,634,560 (235B)"),
         arch: with_moe(
             ModelArch::dense(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 40960),
             Moe {
@@ -564,7 +564,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 15_706_484_224,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 15,706,484,224 (15.7B)",
+        source: source!("HF safetensors metadata: BF16 15,706,484,224 (15.7B)"),
         arch: with_moe(
             with_mla(
                 ModelArch::dense(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
@@ -601,7 +601,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: 671B main model + 14B MTP module; exact: HF safetensors metadata (685B incl. MTP and FP8 scales) less the scales and the MTP layer = 671,026,419,200",
+        source: source!("card: 671B main model + 14B MTP module; exact: HF safetensors metadata (685B incl. MTP and FP8 scales) less the scales and the MTP layer = 671,026,419,200"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -611,7 +611,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: 671B total, 37B active; same tensors as DeepSeek-V3 (HF safetensors 685B incl. the MTP layer), main model 671,026,419,200",
+        source: source!("card: 671B total, 37B active; same tensors as DeepSeek-V3 (HF safetensors 685B incl. the MTP layer), main model 671,026,419,200"),
         arch: DEEPSEEK_V3_ARCH,
     },
     // ----- gpt-oss -----
@@ -624,7 +624,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 20_914_757_184,
         published_counts_mtp: false,
-        source: "model card: 20.91B total; GGUF general.parameter_count 20,914,757,184",
+        source: source!("model card: 20.91B total; GGUF general.parameter_count 20,914,757,184"),
         arch: with_moe(
             with_swa(
                 ModelArch::dense(Family::GptOss, 24, 2880, 64, 8, 64, 2880, 201088, false, 131072),
@@ -650,7 +650,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 116_829_156_672,
         published_counts_mtp: false,
-        source: "model card: 116.83B total; GGUF general.parameter_count 116,829,156,672",
+        source: source!("model card: 116.83B total; GGUF general.parameter_count 116,829,156,672"),
         arch: with_moe(
             with_swa(
                 ModelArch::dense(Family::GptOss, 36, 2880, 64, 8, 64, 2880, 201088, false, 131072),
@@ -680,7 +680,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 108_641_793_536,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 108,641,793,536 (109B, incl. the 0.87B vision encoder)",
+        source: source!("HF safetensors metadata: BF16 108,641,793,536 (109B, incl. the 0.87B vision encoder)"),
         arch: with_vision(
             with_moe(
                 with_swa(
@@ -710,7 +710,7 @@ pub static MOE_AND_VLM_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 401_583_781_376,
         published_counts_mtp: false,
-        source: "HF safetensors metadata: BF16 401,583,781,376 (card: 400B total, 17B active; incl. the 0.87B vision encoder)",
+        source: source!("HF safetensors metadata: BF16 401,583,781,376 (card: 400B total, 17B active; incl. the 0.87B vision encoder)"),
         arch: with_vision(
             with_moe(
                 with_swa(

@@ -28,7 +28,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 10_670_220_835,
         published_counts_mtp: false,
-        source: "same tensors as Llama 3.2 11B Vision Instruct (HF safetensors metadata: BF16 10,670,220,835)",
+        source: source!("same tensors as Llama 3.2 11B Vision Instruct (HF safetensors metadata: BF16 10,670,220,835)"),
         arch: LLAMA32_VISION_11B,
     },
     // ----- Gemma 3 -----
@@ -39,7 +39,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_300_079_472,
         published_counts_mtp: false,
-        source: "same tensors as Gemma 3 4B IT (HF safetensors metadata: BF16 4,300,079,472)",
+        source: source!("same tensors as Gemma 3 4B IT (HF safetensors metadata: BF16 4,300,079,472)"),
         arch: GEMMA3_4B,
     },
     CatalogModel {
@@ -49,7 +49,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 12_187_325_040,
         published_counts_mtp: false,
-        source: "same tensors as Gemma 3 12B IT (HF safetensors metadata: BF16 12,187,325,040)",
+        source: source!("same tensors as Gemma 3 12B IT (HF safetensors metadata: BF16 12,187,325,040)"),
         arch: GEMMA3_12B,
     },
     CatalogModel {
@@ -59,7 +59,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 27_432_406_640,
         published_counts_mtp: false,
-        source: "same tensors as Gemma 3 27B IT (HF safetensors metadata: BF16 27,432,406,640)",
+        source: source!("same tensors as Gemma 3 27B IT (HF safetensors metadata: BF16 27,432,406,640)"),
         arch: GEMMA3_27B,
     },
     // ----- Mixtral -----
@@ -70,7 +70,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 46_702_792_704,
         published_counts_mtp: false,
-        source: "same tensors as Mixtral 8x7B Instruct v0.1 (HF safetensors index total_size 93,405,585,408 B in BF16 = 46,702,792,704)",
+        source: source!("same tensors as Mixtral 8x7B Instruct v0.1 (HF safetensors index total_size 93,405,585,408 B in BF16 = 46,702,792,704)"),
         arch: with_moe(ModelArch::dense(Family::Mixtral, 32, 4096, 32, 8, 128, 14336, 32000, false, 32768), Moe {
         experts: 8,
         active: 2,
@@ -89,7 +89,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 141_000_000_000,
         published_counts_mtp: false,
-        source: "model card / release: 141B parameters, 39B active (the v0.1 base keeps the 32,000-token vocabulary; Instruct has 32,768)",
+        source: source!("model card / release: 141B parameters, 39B active (the v0.1 base keeps the 32,000-token vocabulary; Instruct has 32,768)"),
         arch: with_moe(ModelArch::dense(Family::Mixtral, 56, 6144, 48, 8, 128, 16384, 32000, false, 65536), Moe {
         experts: 8,
         active: 2,
@@ -109,7 +109,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_532_122_624,
         published_counts_mtp: false,
-        source: "same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)",
+        source: source!("same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 32768), Moe {
         experts: 128,
         active: 8,
@@ -128,7 +128,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_532_122_624,
         published_counts_mtp: false,
-        source: "model card: 30.5B total, 3.3B active; same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)",
+        source: source!("model card: 30.5B total, 3.3B active; same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 262144), Moe {
         experts: 128,
         active: 8,
@@ -147,7 +147,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_532_122_624,
         published_counts_mtp: false,
-        source: "model card: 30.5B total, 3.3B active; same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)",
+        source: source!("model card: 30.5B total, 3.3B active; same tensors as Qwen3 30B-A3B (HF safetensors metadata: BF16 30,532,122,624)"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 262144), Moe {
         experts: 128,
         active: 8,
@@ -166,7 +166,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 30_532_122_624,
         published_counts_mtp: false,
-        source: "model card: 30.5B total, 3.3B active, 48 layers, 128 experts (8 active); same tensors as Qwen3 30B-A3B (30,532,122,624)",
+        source: source!("model card: 30.5B total, 3.3B active, 48 layers, 128 experts (8 active); same tensors as Qwen3 30B-A3B (30,532,122,624)"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 48, 2048, 32, 4, 128, 6144, 151936, false, 262144), Moe {
         experts: 128,
         active: 8,
@@ -185,7 +185,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 235_093_634_560,
         published_counts_mtp: false,
-        source: "model card: 235B total, 22B active; same tensors as Qwen3 235B-A22B (HF safetensors index total_size 470,187,269,120 B in BF16 = 235,093,634,560); context 262,144",
+        source: source!("model card: 235B total, 22B active; same tensors as Qwen3 235B-A22B (HF safetensors index total_size 470,187,269,120 B in BF16 = 235,093,634,560); context 262,144"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 262144), Moe {
         experts: 128,
         active: 8,
@@ -204,7 +204,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 235_093_634_560,
         published_counts_mtp: false,
-        source: "model card: 235B total, 22B active; same tensors as Qwen3 235B-A22B (HF safetensors index total_size 470,187,269,120 B in BF16 = 235,093,634,560); context 262,144",
+        source: source!("model card: 235B total, 22B active; same tensors as Qwen3 235B-A22B (HF safetensors index total_size 470,187,269,120 B in BF16 = 235,093,634,560); context 262,144"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 94, 4096, 64, 4, 128, 12288, 151936, false, 262144), Moe {
         experts: 128,
         active: 8,
@@ -223,7 +223,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 480_000_000_000,
         published_counts_mtp: false,
-        source: "model card: 480B total, 35B active, 62 layers, 96 query / 8 KV heads, 160 experts (8 active) (exact figure not seen)",
+        source: source!("model card: 480B total, 35B active, 62 layers, 96 query / 8 KV heads, 160 experts (8 active) (exact figure not seen)"),
         arch: with_moe(ModelArch::dense(Family::Qwen3Moe, 62, 6144, 96, 8, 128, 8192, 151936, false, 262144), Moe {
         experts: 160,
         active: 8,
@@ -243,7 +243,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 15_706_484_224,
         published_counts_mtp: false,
-        source: "model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)",
+        source: source!("model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)"),
         arch: with_moe(
             with_mla(
                 ModelArch::dense(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
@@ -274,7 +274,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 15_706_484_224,
         published_counts_mtp: false,
-        source: "model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)",
+        source: source!("model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)"),
         arch: with_moe(
             with_mla(
                 ModelArch::dense(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
@@ -305,7 +305,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 15_706_484_224,
         published_counts_mtp: false,
-        source: "model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)",
+        source: source!("model card: 15.7B total, 2.4B active; same tensors as DeepSeek-Coder-V2-Lite-Instruct (HF safetensors metadata: BF16 15,706,484,224)"),
         arch: with_moe(
             with_mla(
                 ModelArch::dense(Family::DeepseekV2, 27, 2048, 16, 16, 192, 10944, 102400, false, 163840),
@@ -337,7 +337,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: 671B main model + 14B MTP module; same tensors as DeepSeek-V3 (main model 671,026,419,200)",
+        source: source!("card: 671B main model + 14B MTP module; same tensors as DeepSeek-V3 (main model 671,026,419,200)"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -347,7 +347,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: same model structure as DeepSeek-V3; main model 671,026,419,200 (HF safetensors 685B incl. the MTP layer)",
+        source: source!("card: same model structure as DeepSeek-V3; main model 671,026,419,200 (HF safetensors 685B incl. the MTP layer)"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -357,7 +357,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: same structure as DeepSeek-R1 (671B total, 37B active); main model 671,026,419,200",
+        source: source!("card: same structure as DeepSeek-R1 (671B total, 37B active); main model 671,026,419,200"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -367,7 +367,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: 671B total, 37B active, the DeepSeek-V3 structure; main model 671,026,419,200 (HF safetensors 685B incl. the MTP layer)",
+        source: source!("card: 671B total, 37B active, the DeepSeek-V3 structure; main model 671,026,419,200 (HF safetensors 685B incl. the MTP layer)"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -377,7 +377,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: the DeepSeek-V3 structure (671B total, 37B active); main model 671,026,419,200",
+        source: source!("card: the DeepSeek-V3 structure (671B total, 37B active); main model 671,026,419,200"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -387,7 +387,7 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 671_026_419_200,
         published_counts_mtp: false,
-        source: "card: the DeepSeek-V3.1 structure; main model 671,026,419,200",
+        source: source!("card: the DeepSeek-V3.1 structure; main model 671,026,419,200"),
         arch: DEEPSEEK_V3_ARCH,
     },
     CatalogModel {
@@ -397,9 +397,9 @@ pub static MORE_MOE_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 1_030_000_000_000,
         published_counts_mtp: false,
-        source: "HF model page: 1.03T params (rounded; not re-read in this change's sources); \
+        source: source!("HF model page: 1.03T params (rounded; not re-read in this change's sources); \
                  card: 1T total, 32B activated, 61 layers (1 dense), 384 experts (8 active + 1 \
-                 shared), 64 heads, 160K vocabulary",
+                 shared), 64 heads, 160K vocabulary"),
         arch: KIMI_K2_ARCH,
     },
 ];

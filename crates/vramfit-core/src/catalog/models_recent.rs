@@ -251,7 +251,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 873_438_784,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 873,438,784, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 873,438,784, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total"),
         arch: QWEN3_5_0_8B,
     },
     CatalogModel {
@@ -261,7 +261,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 2_274_069_824,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 2,274,069,824, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 2,274,069,824, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total"),
         arch: QWEN3_5_2B,
     },
     CatalogModel {
@@ -271,7 +271,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_659_865_088,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 4,659,865,088, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 4,659,865,088, counting the vision tower and the MTP layer; text numbers from the model card (hidden, layers, heads, MLP; apxml.com's copy), the DeltaNet heads and the tower the one combination of the family's values that gives this exact total"),
         arch: QWEN3_5_4B,
     },
     CatalogModel {
@@ -281,7 +281,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 4_659_865_088,
         published_counts_mtp: true,
-        source: "same tensors as Qwen3.5-4B (HF safetensors total 4,659,865,088)",
+        source: source!("same tensors as Qwen3.5-4B (HF safetensors total 4,659,865,088)"),
         arch: QWEN3_5_4B,
     },
     CatalogModel {
@@ -291,7 +291,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 9_653_104_368,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 9,653,104,368 (also GGUF general.parameter_count), counting the vision tower (456.0M) and the MTP layer (243.3M); card: 9B language model",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 9,653,104,368 (also GGUF general.parameter_count), counting the vision tower (456.0M) and the MTP layer (243.3M); card: 9B language model"),
         arch: QWEN3_5_9B,
     },
     CatalogModel {
@@ -301,7 +301,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 27_781_427_952,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952 (GGUF general.parameter_count of qwen3.5:27b; the Qwen3.6-27B repo holds the same), counting the vision tower (460.7M) and the MTP layer (424.7M); card: 27B",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952 (GGUF general.parameter_count of qwen3.5:27b; the Qwen3.6-27B repo holds the same), counting the vision tower (460.7M) and the MTP layer (424.7M); card: 27B"),
         arch: QWEN3_5_27B,
     },
     CatalogModel {
@@ -311,7 +311,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 27_781_427_952,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952, counting the vision tower (460.7M) and the MTP layer (424.7M); model.safetensors.index.json total_size 55.56 GB (eadst.com/blog/325); card: 27B",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 27,781,427,952, counting the vision tower (460.7M) and the MTP layer (424.7M); model.safetensors.index.json total_size 55.56 GB (eadst.com/blog/325); card: 27B"),
         arch: QWEN3_5_27B,
     },
     CatalogModel {
@@ -321,7 +321,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 35_951_822_704,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704, counting the vision tower (446.6M) and the MTP layer (844.6M); card: 35B in total, 3B activated",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704, counting the vision tower (446.6M) and the MTP layer (844.6M); card: 35B in total, 3B activated"),
         arch: QWEN3_5_35B_A3B,
     },
     CatalogModel {
@@ -331,7 +331,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 35_951_822_704,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704 (Qwen/Qwen3.6-35B-A3B safetensors.total), counting the vision tower and the MTP layer; card: 35B in total, 3B activated, the same text shapes as Qwen3.5-35B-A3B",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 35,951,822,704 (Qwen/Qwen3.6-35B-A3B safetensors.total), counting the vision tower and the MTP layer; card: 35B in total, 3B activated, the same text shapes as Qwen3.5-35B-A3B"),
         arch: QWEN3_5_35B_A3B,
     },
     CatalogModel {
@@ -341,7 +341,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 125_086_497_008,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 125,086,497,008 (BF16 125,086,490,096 + F32 6,912), counting the vision tower (451.3M) and the MTP layer (2.52B); card: 122B in total, 10B activated",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 125,086,497,008 (BF16 125,086,490,096 + F32 6,912), counting the vision tower (451.3M) and the MTP layer (2.52B); card: 122B in total, 10B activated"),
         arch: QWEN3_5_122B_A10B,
     },
     CatalogModel {
@@ -351,7 +351,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 403_397_928_944,
         published_counts_mtp: true,
-        source: "HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 403,397,928,944 = text 396,346,350,336 + vision 456,010,480 + MTP 6,595,568,128 as a public audit of the index splits it, each equal to the count here; card: 397B in total, 17B activated",
+        source: source!("HF safetensors total (the Hub API's `safetensors.total`, as public model inventories record it): 403,397,928,944 = text 396,346,350,336 + vision 456,010,480 + MTP 6,595,568,128 as a public audit of the index splits it, each equal to the count here; card: 397B in total, 17B activated"),
         arch: QWEN3_5_397B_A17B,
     },
     // ----- GLM-4.5 (glm4_moe) -----
@@ -362,9 +362,9 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 110_000_000_000,
         published_counts_mtp: true,
-        source: "HF model page: 110B params (rounded safetensors total, as fitmyllm.com quotes \
+        source: source!("HF model page: 110B params (rounded safetensors total, as fitmyllm.com quotes \
                  it; exact figure not seen), counting the MTP layer with its embedding and head \
-                 copies; card: 106B in total (the served model, computed 106.85B), 12B active",
+                 copies; card: 106B in total (the served model, computed 106.85B), 12B active"),
         arch: GLM_4_5_AIR,
     },
     CatalogModel {
@@ -374,7 +374,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 110_000_000_000,
         published_counts_mtp: true,
-        source: "same tensors as GLM-4.5-Air (HF model page: 110B params, rounded)",
+        source: source!("same tensors as GLM-4.5-Air (HF model page: 110B params, rounded)"),
         arch: GLM_4_5_AIR,
     },
     CatalogModel {
@@ -384,9 +384,9 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 358_000_000_000,
         published_counts_mtp: true,
-        source: "HF model page: 358B params (rounded safetensors total, as captured at \
+        source: source!("HF model page: 358B params (rounded safetensors total, as captured at \
                  onlylabs.fyi; exact figure not seen), counting the MTP layer with its embedding \
-                 and head copies; card: 355B in total (computed served model 352.8B), 32B active",
+                 and head copies; card: 355B in total (computed served model 352.8B), 32B active"),
         arch: GLM_4_5,
     },
     CatalogModel {
@@ -396,7 +396,7 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 358_000_000_000,
         published_counts_mtp: true,
-        source: "same tensors as GLM-4.5 (HF model page: 358B params, rounded)",
+        source: source!("same tensors as GLM-4.5 (HF model page: 358B params, rounded)"),
         arch: GLM_4_5,
     },
     CatalogModel {
@@ -406,9 +406,9 @@ pub static RECENT_MODELS: &[CatalogModel] = &[
         hf_aliases: &[],
         published_params: 357_000_000_000,
         published_counts_mtp: true,
-        source: "357B total parameters (rounded; morphllm.com/glm-4-6 and apxml.com quoting the \
+        source: source!("357B total parameters (rounded; morphllm.com/glm-4-6 and apxml.com quoting the \
                  HF listing; exact figure not seen); GLM-4.5's tensor shapes, whose computed \
-                 checkpoint total with the MTP layer and its copies is 358.3B",
+                 checkpoint total with the MTP layer and its copies is 358.3B"),
         arch: GLM_4_6,
     },
 ];

@@ -448,7 +448,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         unet: &[],
         runtime: Runtime::Diffusers,
         vae: vae2d(1024, false),
-        source: "",
+        source: source!(""),
     }
 }
 
@@ -494,7 +494,9 @@ const fn wan(
         block_extra: 1024,
         runtime: Runtime::WanOfficial,
         vae: WAN_VAE,
-        source: "Wan-Video/Wan2.1 wan/configs, wan/modules/{model,vae}.py, wan/text2video.py",
+        source: source!(
+            "Wan-Video/Wan2.1 wan/configs, wan/modules/{model,vae}.py, wan/text2video.py"
+        ),
         ..base(id, name, parts)
     }
 }
@@ -604,7 +606,9 @@ const fn cog(
         text_tokens: 226,
         joint_text: true,
         vae: COG_VAE,
-        source: "diffusers CogVideoXPipeline / AutoencoderKLCogVideoX; THUDM/CogVideo README",
+        source: source!(
+            "diffusers CogVideoXPipeline / AutoencoderKLCogVideoX; THUDM/CogVideo README"
+        ),
         ..base(id, name, parts)
     }
 }
@@ -620,7 +624,7 @@ pub static PIPELINES: &[Pipeline] = &[
         text_dim: 768,
         unet: SD15_UNET,
         vae: vae2d(512, false),
-        source: "runwayml/stable-diffusion-v1-5 configs; diffusers StableDiffusionPipeline",
+        source: source!("runwayml/stable-diffusion-v1-5 configs; diffusers StableDiffusionPipeline"),
         ..base(
             "sd15",
             "Stable Diffusion 1.5",
@@ -638,7 +642,7 @@ pub static PIPELINES: &[Pipeline] = &[
         repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
-        source: "stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline",
+        source: source!("stabilityai/stable-diffusion-xl-base-1.0 configs; diffusers StableDiffusionXLPipeline"),
         ..base("sdxl", "Stable Diffusion XL (base)", SDXL_PARTS)
     },
     Pipeline {
@@ -652,7 +656,7 @@ pub static PIPELINES: &[Pipeline] = &[
         repeat_after_concat: true,
         unet: SDXL_UNET,
         vae: vae2d(1024, true),
-        source: "SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident",
+        source: source!("SDXL base + refiner as one ensemble (diffusers docs 'base + refiner'), both resident"),
         ..base("sdxl-refiner", "Stable Diffusion XL base + refiner", SDXL_REFINER_PARTS)
     },
     Pipeline {
@@ -666,7 +670,7 @@ pub static PIPELINES: &[Pipeline] = &[
         // feed-forward (traced: exactly 1536 × 2 B per image token fewer).
         block_x10: 130,
         text_x10: 25,
-        source: "stabilityai/stable-diffusion-3-medium-diffusers transformer/config.json (num_layers 24, 24 heads × 64, caption_projection_dim 1536, pos_embed_max_size 192, no dual_attention_layers, no qk_norm; meta instantiation: 2,028,328,000 parameters + the 192² × 1536 pos-embed buffer); text encoders and VAE as 3.5 Medium; diffusers StableDiffusion3Pipeline",
+        source: source!("stabilityai/stable-diffusion-3-medium-diffusers transformer/config.json (num_layers 24, 24 heads × 64, caption_projection_dim 1536, pos_embed_max_size 192, no dual_attention_layers, no qk_norm; meta instantiation: 2,028,328,000 parameters + the 192² × 1536 pos-embed buffer); text encoders and VAE as 3.5 Medium; diffusers StableDiffusion3Pipeline"),
         ..base("sd3-medium", "Stable Diffusion 3 Medium", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
@@ -685,7 +689,7 @@ pub static PIPELINES: &[Pipeline] = &[
         // modulation, the attention output and residual, the caller's copy = 14 d per image token.
         block_x10: 140,
         text_x10: 25,
-        source: "stabilityai/stable-diffusion-3.5-medium transformer/config.json (meta instantiation: 2,243,171,520 parameters + the 384² × 1536 pos-embed buffer); diffusers StableDiffusion3Pipeline",
+        source: source!("stabilityai/stable-diffusion-3.5-medium transformer/config.json (meta instantiation: 2,243,171,520 parameters + the 384² × 1536 pos-embed buffer); diffusers StableDiffusion3Pipeline"),
         ..base("sd35-medium", "Stable Diffusion 3.5 Medium", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Fp16),
             clip_g(Fp16),
@@ -703,7 +707,7 @@ pub static PIPELINES: &[Pipeline] = &[
         // The Medium's traced MMDiT block (same code, no dual attention).
         block_x10: 140,
         text_x10: 25,
-        source: "stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline",
+        source: source!("stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline"),
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
             clip_g(Bf16),
@@ -722,7 +726,7 @@ pub static PIPELINES: &[Pipeline] = &[
         joint_text: true,
         // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
         block_extra: 1024,
-        source: "FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)",
+        source: source!("FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)"),
         ..base("flux1-dev", "FLUX.1 [dev]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
@@ -739,7 +743,7 @@ pub static PIPELINES: &[Pipeline] = &[
         joint_text: true,
         // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
         block_extra: 1024,
-        source: "FLUX.1-dev less the guidance embedder (256→3072→3072 = 10,229,760); max_sequence_length 256",
+        source: source!("FLUX.1-dev less the guidance embedder (256→3072→3072 = 10,229,760); max_sequence_length 256"),
         ..base("flux1-schnell", "FLUX.1 [schnell]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
@@ -757,7 +761,7 @@ pub static PIPELINES: &[Pipeline] = &[
         reference_image: true,
         // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
         block_extra: 1024,
-        source: "black-forest-labs/FLUX.1-Kontext-dev transformer/config.json (the FLUX.1-dev layout: 19 double + 38 single blocks, 24 heads × 128, in_channels 64, guidance_embeds; meta instantiation 11,901,408,320 parameters); text encoders and VAE as FLUX.1-dev; diffusers FluxKontextPipeline",
+        source: source!("black-forest-labs/FLUX.1-Kontext-dev transformer/config.json (the FLUX.1-dev layout: 19 double + 38 single blocks, 24 heads × 128, in_channels 64, guidance_embeds; meta instantiation 11,901,408,320 parameters); text encoders and VAE as FLUX.1-dev; diffusers FluxKontextPipeline"),
         ..base("flux1-kontext-dev", "FLUX.1 Kontext [dev]", &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
@@ -781,7 +785,7 @@ pub static PIPELINES: &[Pipeline] = &[
         text_x10: 50,
         block_extra: 1024,
         vae: QWEN_VAE,
-        source: "Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens",
+        source: source!("Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens"),
         ..base("qwen-image", "Qwen-Image", &[
             QWEN_TE,
             Part { leaf: 56_641_536, lc_keep: 19_111_488, ..dn("transformer", 20_430_401_088, Bf16, 60, 0) },
@@ -797,7 +801,7 @@ pub static PIPELINES: &[Pipeline] = &[
     ], 1536, 30),
     wan("wan21-t2v-14b", "Wan2.1 T2V 14B", &[WAN_T5, dn("transformer", WAN14, Fp32, 40, 0), WAN_VAE_PART], 5120, 40),
     Pipeline {
-        source: "Wan-Video/Wan2.2 T2V-A14B: high- and low-noise experts of the Wan2.1 14B layout",
+        source: source!("Wan-Video/Wan2.2 T2V-A14B: high- and low-noise experts of the Wan2.1 14B layout"),
         ..wan("wan22-t2v-a14b", "Wan2.2 T2V A14B (MoE)", &[
             WAN_T5,
             dn("transformer", WAN14, Fp32, 40, 0),
@@ -819,7 +823,7 @@ pub static PIPELINES: &[Pipeline] = &[
         fp32_latents: true,
         runtime: Runtime::Diffusers,
         vae: WAN22_VAE,
-        source: "Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)",
+        source: source!("Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)"),
         ..wan("wan22-ti2v-5b", "Wan2.2 TI2V 5B", &[
             WAN_T5,
             Part { fp32_any: 10_973_184, lc_keep: 80_219_328, leaf: 56_653_824, ..dn("transformer", 4_999_787_712, Bf16, 30, 524_288) },
@@ -838,7 +842,7 @@ pub static PIPELINES: &[Pipeline] = &[
         // `AutoencoderKLHunyuanVideo._decode`: framewise decoding always on (5 latent → 17 frames),
         // SD-style up path (256 channels into the last upsampler): the 2D rule per frame.
         vae: VaeDecode { chunk_frames: 17, tile: (256, 256), ..vae2d(256, false) },
-        source: "HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)",
+        source: source!("HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)"),
         ..base("hunyuanvideo", "HunyuanVideo", &[
             Part { keep16: 525_598_720, blocks: 32, leaf: 525_598_720, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
             te("clip_l", CLIP_L, Fp16, 768, 77),
@@ -861,7 +865,7 @@ pub static PIPELINES: &[Pipeline] = &[
         // LTX-Video 0.9.0 VAE: one pass over all frames, highest stage 128 channels at H/4 (the
         // output is un-patchified 4×4); the 2D rule per frame, not traced.
         vae: VaeDecode { stage_downscale: 4, chunk_frames: 0, tile: (512, 512), ..vae2d(512, false) },
-        source: "LTXVideoTransformer3DModel / AutoencoderKLLTXVideo 0.9.0 defaults (diffusers)",
+        source: source!("LTXVideoTransformer3DModel / AutoencoderKLLTXVideo 0.9.0 defaults (diffusers)"),
         ..base("ltx-video", "LTX-Video 0.9 (2B)", &[
             t5(128, Bf16),
             dn("transformer", 1_923_400_000, Bf16, 28, 0),
