@@ -454,7 +454,7 @@ pub struct ModelArch {
     pub hybrid: Option<Hybrid>,
     /// Per-head q/k RMSNorm weights (`head_dim` each) where the config switches them on
     /// (GLM-4.5 `use_qk_norm`); the families that always have them say so through
-    /// [`Family::qk_norm`] and leave this `false`.
+    /// `Family::qk_norm` and leave this `false`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub qk_norm: bool,
     /// Multi-token-prediction layers the checkpoint ships after its decoder layers
