@@ -61,6 +61,7 @@ fn predict(model: &Value, p: &Value) -> f64 {
             "qwen2" => GraphFamily::Qwen2,
             "qwen3" | "qwen3moe" => GraphFamily::Qwen3,
             "gemma2" => GraphFamily::Gemma2,
+            "gemma3" => GraphFamily::Gemma3,
             other => panic!("no graph for {other}"),
         }),
         experts: model["n_expert"].as_u64().unwrap_or(0),
