@@ -1,12 +1,12 @@
 //! llama.cpp's compute buffer against llama.cpp's own reservation.
 //!
 //! `tests/traces/llama_cpp/*.json` come from `tools/llama-trace` (see its README): GGUFs with each
-//! family's real widths, heads, FFN and vocabulary but 2 or 4 layers, loaded by llama.cpp on the CPU
-//! and a context created with `no_alloc` (llama.cpp's dry run; a real allocation gives the same
-//! figure), over `n_ctx`, `n_batch`/`n_ubatch`, flash attention, the cache type, `-np` and the
-//! reserved outputs (`llama-cli`: one per ubatch token; `llama-server`: one per slot). Each point
-//! holds the logged `CPU compute buffer size` in MiB. The per-family summary is the README's
-//! `accuracy-llamacpp` table.
+//! family's real widths, heads, FFN and vocabulary but 2 or 4 layers (Gemma 3: 6 and 8), loaded by
+//! llama.cpp on the CPU and a context created with `no_alloc` (llama.cpp's dry run; a real
+//! allocation gives the same figure), over `n_ctx`, `n_batch`/`n_ubatch`, flash attention, the
+//! cache type, `-np` and the reserved outputs (`llama-cli`: one per ubatch token; `llama-server`:
+//! one per slot). Each point holds the logged `CPU compute buffer size` in MiB. The per-family
+//! summary is the README's `accuracy-llamacpp` table.
 //!
 //! The core's [`compute_buffer_bytes`] replays ggml's graph allocator over the graph llama.cpp
 //! builds (`engine::llama_cpp::graph_alloc`), so it must give every point exactly, to the log's
@@ -61,6 +61,7 @@ fn predict(model: &Value, p: &Value) -> f64 {
             "qwen2" => GraphFamily::Qwen2,
             "qwen3" | "qwen3moe" => GraphFamily::Qwen3,
             "gemma2" => GraphFamily::Gemma2,
+            "gemma3" => GraphFamily::Gemma3,
             other => panic!("no graph for {other}"),
         }),
         experts: model["n_expert"].as_u64().unwrap_or(0),

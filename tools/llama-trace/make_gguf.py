@@ -30,7 +30,19 @@ FAMILIES = {
     "qwen3-30b-a3b": dict(arch="qwen3moe", embd=2048, head=32, kv=4, hd=128, ff=6144, vocab=151936,
                           rope=1000000.0, ctx=40960, qk_norm=True, experts=128, used=8, ff_exp=768),
     "gemma-2-9b": dict(arch="gemma2", embd=3584, head=16, kv=8, hd=256, ff=14336, vocab=256000,
-                       rope=10000.0, ctx=8192, swa=4096, tied=True, post_norms=True),
+                       rope=10000.0, ctx=8192, swa=4096, tied=True, post_norms=True, softcap=True),
+    # Gemma 3 12B's text model (`text_config`): window 1024, 5 local layers to 1 global (llama.cpp's
+    # `llama_model_gemma3::load_arch_hparams`: `load_swa_pattern(ml, 6)`, layer il is local when
+    # il % 6 < 5), q/k norms per head, post-attention/post-FFN norms, no soft-capping. Traced on 6
+    # layers (the last one global, as in the 48-layer 12B) and 8 (the last one local, as in the 4B
+    # and 27B): 2 or 4 layers would hold no global layer at all.
+    "gemma-3-12b": dict(arch="gemma3", embd=3840, head=16, kv=8, hd=256, ff=15360, vocab=262208,
+                        rope=1000000.0, ctx=131072, swa=1024, tied=True, qk_norm=True,
+                        post_norms=True, layers=(6, 8)),
+    # Gemma 3 27B's text model: head dim 128 with n_head·head_dim (4096) below n_embd (5376).
+    "gemma-3-27b": dict(arch="gemma3", embd=5376, head=32, kv=16, hd=128, ff=21504, vocab=262208,
+                        rope=1000000.0, ctx=131072, swa=1024, tied=True, qk_norm=True,
+                        post_norms=True, layers=(6, 8)),
 }
 
 
@@ -86,6 +98,9 @@ def main_args(fam, n_layer, path):
     if "swa" in f:
         kvs += [
             kv(f"{a}.attention.sliding_window", U32, f["swa"]),
+        ]
+    if f.get("softcap"):
+        kvs += [
             kv(f"{a}.attn_logit_softcapping", F32V, 50.0),
             kv(f"{a}.final_logit_softcapping", F32V, 30.0),
         ]

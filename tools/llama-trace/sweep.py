@@ -52,17 +52,19 @@ def main():
     for fam in families:
         f = make_gguf.FAMILIES[fam]
         points = []
-        for n_layer in LAYERS:
+        # Families whose layer kinds repeat with a longer period name their own depths.
+        layers = list(f.get("layers", LAYERS))
+        for n_layer in layers:
             gguf = os.path.join(ggufs, f"{fam}-{n_layer}L.gguf")
             if not os.path.exists(gguf):
                 make_gguf.main_args(fam, n_layer, gguf)
             for n_ctx, (nb, nub), (fa, tk, tv), n_seq in itertools.product(CTX, BATCH, ATTN, SEQ):
                 # The 4-layer model checks depth only: the default batches.
-                if n_layer != 2 and (nb, nub) != (2048, 512):
+                if n_layer != layers[0] and (nb, nub) != (2048, 512):
                     continue
                 # llama-cli reserves logits for every token of the ubatch (n_outputs_max = 0 →
                 # n_batch); llama-server for one row per slot (n_outputs_max = n_parallel).
-                for n_out_max in ([0, n_seq] if n_layer == 2 else [0]):
+                for n_out_max in ([0, n_seq] if n_layer == layers[0] else [0]):
                     args = [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]
                     cmd, bufs, log = run(exe, gguf, args)
                     pt = dict(n_layer=n_layer, n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
@@ -75,13 +77,13 @@ def main():
                         pt["buffers_mib"] = bufs
                     points.append(pt)
                     print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
-        gguf = os.path.join(ggufs, f"{fam}-4L.gguf")
+        gguf = os.path.join(ggufs, f"{fam}-{layers[1]}L.gguf")
         for n_ctx, (nb, nub), (fa, tk, tv), n_seq in itertools.product(
                 EXTRA_CTX, EXTRA_BATCH, ATTN, EXTRA_SEQ):
             for n_out_max in [0, n_seq]:
                 args = [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]
                 cmd, bufs, log = run(exe, gguf, args)
-                pt = dict(n_layer=4, n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
+                pt = dict(n_layer=layers[1], n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
                           flash_attn=bool(fa), type_k=tk, type_v=tv, n_seq=n_seq,
                           n_outputs_max=n_out_max,
                           command="llama-trace MODEL " + " ".join(map(str, args)))

@@ -225,14 +225,14 @@ impl ComputeShape {
 /// (`n_tokens = min(n_ctx, n_ubatch)`, `n_outputs = min(n_tokens, n_outputs_max)`).
 ///
 /// Where [`ComputeShape::family`] names a graph `graph_alloc` builds (Llama / Mistral / Mixtral,
-/// Qwen2, Qwen3, Qwen3 MoE, Gemma 2: see `graph_family`), the allocator is replayed over that graph:
-/// every tensor's size, the in-place reuse and the best-fit placement with its holes, so the figure
-/// is llama.cpp's own (all 1476 traced points to the logged 0.01 MiB). The replay is of the graph as
+/// Qwen2, Qwen3, Qwen3 MoE, Gemma 2, Gemma 3: see `graph_family`), the allocator is replayed over
+/// that graph: every tensor's size, the in-place reuse and the best-fit placement with its holes, so
+/// the figure is llama.cpp's own (all 1968 traced points to the logged 0.01 MiB). The replay is of the graph as
 /// one backend allocates it (the traced CPU reservation); with CUDA the inputs stay in host memory
 /// and are copied to the GPU at the start of its split (`ggml-backend.cpp`,
 /// `ggml_backend_sched_split_graph`), which is not modelled.
 ///
-/// Otherwise (latent attention, hybrids, Gemma 3 / 3n / 4, gpt-oss, shared experts, …) the max of
+/// Otherwise (latent attention, hybrids, Gemma 3n / 4, gpt-oss, shared experts, …) the max of
 /// three phases, each the tensors alive at once (f32 activations, `unit(w) = w·ubatch·4`):
 ///
 /// - **output**: the logits `n_vocab × n_outputs` f32 (`build_inp_out_ids` keeps `n_outputs` rows
@@ -326,9 +326,12 @@ fn phases_formula(s: &ComputeShape) -> u64 {
 /// The layer structure `graph_alloc` replays for this model, if it builds exactly this one:
 /// Llama / Mistral (`src/models/llama.cpp`, without a sliding window: llama.cpp's `llama`
 /// architecture has none), Mixtral (the same file's MoE branch), Qwen2, Qwen3, Qwen3 MoE and
-/// Gemma 2 (its window on even layers), text-only. Anything else — other families, vision-language
-/// models, latent attention, hybrid recurrent layers, shared experts, leading dense layers, routers
-/// or experts with biases, per-layer embeddings, Gemma 3 / 4 / 3n, gpt-oss — keeps the formula.
+/// Gemma 2 (its window on even layers) and Gemma 3 (`src/models/gemma3.cpp`, its window on five
+/// layers of six), text-only — Gemma 3 with its vision tower too: llama.cpp runs that tower from a
+/// separate `mmproj` file (`tools/mtmd`), and the language model is the same `gemma3` graph.
+/// Anything else — other families, vision-language models, latent attention, hybrid recurrent
+/// layers, shared experts, leading dense layers, routers or experts with biases, per-layer
+/// embeddings, Gemma 3n / 4, gpt-oss — keeps the formula.
 fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
     use crate::model::Family;
     let plain = a.mla.is_none()
@@ -338,8 +341,9 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
         && a.kv_shared_layers == 0
         && !a.qk_norm
         // Vision-language models are other llama.cpp architectures (`qwen2vl`, `qwen3vl` with
-        // M-RoPE positions and DeepStack, `mllama` with cross-attention, `mistral3`, …).
-        && a.vision.is_none();
+        // M-RoPE positions and DeepStack, `mllama` with cross-attention, `mistral3`, …); Gemma 3's
+        // is `gemma3` with a separate `mmproj`.
+        && (a.vision.is_none() || a.family == Family::Gemma3);
     let plain_moe = a.moe.is_none_or(|m| {
         m.shared_intermediate == 0
             && m.first_dense_layers == 0
@@ -359,6 +363,7 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
         (Family::Qwen2, false, None) => Some(GraphFamily::Qwen2),
         (Family::Qwen3, false, None) | (Family::Qwen3Moe, true, None) => Some(GraphFamily::Qwen3),
         (Family::Gemma2, false, Some(w)) if w.global_every == 2 => Some(GraphFamily::Gemma2),
+        (Family::Gemma3, false, Some(w)) if w.global_every == 6 => Some(GraphFamily::Gemma3),
         _ => None,
     }
 }
@@ -622,11 +627,17 @@ mod tests {
     fn replayed_families() {
         assert_eq!(family("llama-3.1-8b-instruct"), Some(GraphFamily::Llama));
         assert_eq!(family("qwen3-30b-a3b"), Some(GraphFamily::Qwen3));
-        for id in ["deepseek-v3", "gpt-oss-20b", "gemma-3-27b-it"] {
+        assert_eq!(family("gemma-3-27b-it"), Some(GraphFamily::Gemma3));
+        assert_eq!(family("gemma-3-1b-it"), Some(GraphFamily::Gemma3));
+        for id in ["deepseek-v3", "gpt-oss-20b"] {
             assert_eq!(family(id), None, "{id}");
         }
         let vl: Vec<_> = crate::catalog::models()
-            .filter(|m| m.arch.vision.is_some() && graph_family(&m.arch).is_some())
+            .filter(|m| {
+                m.arch.vision.is_some()
+                    && m.arch.family != crate::model::Family::Gemma3
+                    && graph_family(&m.arch).is_some()
+            })
             .map(|m| m.id)
             .collect();
         assert!(vl.is_empty(), "{vl:?}");

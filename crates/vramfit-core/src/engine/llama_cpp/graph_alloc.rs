@@ -11,7 +11,8 @@
 //!   `ggml_build_forward_expand`), each with its byte size, operator (in place or not, view or
 //!   not) and sources. It follows `src/models/llama.cpp` (also Mistral and Mixtral),
 //!   `src/models/qwen2.cpp`, `src/models/qwen3.cpp`, `src/models/qwen3moe.cpp` and
-//!   `src/models/gemma2.cpp` with `src/llama-graph.cpp`: `build_inp_embd` (the token ids, and an
+//!   `src/models/gemma2.cpp`, `src/models/gemma3.cpp` (with its sliding window) with
+//!   `src/llama-graph.cpp`: `build_inp_embd` (the token ids, and an
 //!   `n_embd × n_tokens` f32 `inp_embd` input that is allocated though unused), `build_inp_pos`,
 //!   `build_attn_inp_kv` / `_kv_iswa` (`attn_inp_k_idxs` i64 per token, `attn_inp_v_idxs` i64 per
 //!   token or, with the transposed V cache of non-flash attention, per token and V channel,
@@ -24,7 +25,8 @@
 //!   `build_ffn` (gate, up, the GLU, down) and `build_moe_ffn` (router, soft-max, `argsort_top_k`,
 //!   weights `get_rows` / `sum_rows` / `clamp` / `div`, `mul_mat_id` gate, up and down, the
 //!   weighting `mul`, and the sum of `n_expert_used` strided views), the output norm and the
-//!   logits (Gemma 2: soft-capped). The dumps of the real graphs these were checked against are
+//!   logits (Gemma 2: soft-capped; Gemma 3 has no soft-capping but Qwen3's per-head q/k norms, and
+//!   five sliding-window layers to one global). The dumps of the real graphs these were checked against are
 //!   described in `tools/llama-trace/README.md`.
 //! - **The allocator** ([`replay`]): `ggml_gallocr_alloc_graph_impl` (`ggml/src/ggml-alloc.c`):
 //!   inputs (leafs) allocated first, in leaf order; every node allocated before it runs, in place
@@ -44,9 +46,11 @@
 //!
 //! Depth: every layer frees what it allocated except its output, so the free blocks a layer
 //! meets are the same from the second layer on and the buffer does not grow with depth (llama.cpp's
-//! own 2- and 4-layer reservations are equal on every traced point). The replay builds
-//! [`replayed_layers`]: the first two layers and the last (Gemma 2: the last two), at most four;
-//! the unit test `replayed_layers_reach_the_steady_state` builds 4 to 11 whole layers over the
+//! own 2- and 4-layer reservations are equal on every traced point; Gemma 3's 6- and 8-layer ones
+//! differ where the last layer changes kind). The replay builds [`replayed_layers`]: the first two
+//! layers and the last (Gemma 2: the last two; Gemma 3: the first six and the last six, one period
+//! of its pattern at each end), at most twelve; the unit test
+//! `replayed_layers_reach_the_steady_state` builds 2 to 11 whole layers (Gemma 3: to 26) over the
 //! traced families' shapes and finds the same peak.
 
 use crate::bytes::{mul, prod};
@@ -67,6 +71,22 @@ pub enum GraphFamily {
     /// `src/models/gemma2.cpp`: scaled embeddings, post-attention and post-FFN norms, GeGLU, a
     /// scaled query, soft-capped scores and logits, sliding-window layers at even indices.
     Gemma2,
+    /// `src/models/gemma3.cpp` (sliding window on): Gemma 2's layer with per-head q/k RMS norms and
+    /// no soft-capping, five sliding-window layers to one global (`load_swa_pattern(ml, 6)`: layer
+    /// `il` slides when `il % 6 < 5`).
+    Gemma3,
+}
+
+impl GraphFamily {
+    /// The period of the sliding-window pattern (`set_swa_pattern`, `src/llama-hparams.cpp`:
+    /// layer `il` slides when `il % n_pattern < n_pattern - 1`), for the families with one.
+    fn swa_pattern(self) -> Option<u64> {
+        match self {
+            GraphFamily::Gemma2 => Some(2),
+            GraphFamily::Gemma3 => Some(6),
+            _ => None,
+        }
+    }
 }
 
 /// A mixture-of-experts FFN (`build_moe_ffn` with soft-max gating and normalised weights).
@@ -266,17 +286,25 @@ struct CacheInputs {
     mask: u32,
 }
 
-/// The decoder layers a replay builds: all of them up to three (Gemma 2: four), else the first two (the
-/// first reads the embeddings, the second is a layer in steady state) and the last one — the last
-/// two for Gemma 2, whose layers alternate between its two caches, so that the last layer has the
-/// model's own kind and each cache's inputs are last used (and freed) where they are in the model.
+/// The decoder layers a replay builds: all of them up to three (Gemma 2: four, Gemma 3: twelve), else
+/// the first two (the first reads the embeddings, the second is a layer in steady state; Gemma 3:
+/// the first six, whose global sixth layer moves the residual stream against the hole its scores
+/// leave) and the last one — the last period of the sliding-window pattern for Gemma 2 (two layers) and Gemma 3
+/// (six), whose layers alternate between their two caches, so that the last layer has the model's
+/// own kind and each cache's inputs are last used (and freed) where they are in the model (Gemma 3
+/// 12B's traces differ between 6 layers, the last one global, and 8, the last one sliding).
 pub fn replayed_layers(n_layer: u64, family: GraphFamily) -> Vec<u64> {
     let n = n_layer.max(1);
-    let tail = if family == GraphFamily::Gemma2 { 2 } else { 1 };
-    if n <= 2 + tail {
+    // A sliding-window model keeps one whole period at the end (Gemma 3: six layers, so that its
+    // last global layer and the last layers of both kinds are where they are in the model).
+    let tail = family.swa_pattern().unwrap_or(1);
+    // Gemma 3 also keeps its whole first period: its first global layer moves where the residual
+    // stream lies against the hole the global scores leave (7.5 MiB on 12B at 12 layers).
+    let head = tail.max(2);
+    if n <= head.saturating_add(tail) {
         (0..n).collect()
     } else {
-        [0, 1].into_iter().chain(n - tail..n).collect()
+        (0..head).chain(n - tail..n).collect()
     }
 }
 
@@ -294,7 +322,12 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
     let q = mul(h, hd);
     let kv = mul(s.kv_heads, hd);
     let fa = s.flash_attn;
-    let gemma = s.family == GraphFamily::Gemma2;
+    let gemma = matches!(s.family, GraphFamily::Gemma2 | GraphFamily::Gemma3);
+    // Gemma 2's soft-capping of the scores (`build_attn_mha`) and logits.
+    let softcap = s.family == GraphFamily::Gemma2;
+    // Per-head q/k RMS norms (`build_norm` with `attn_q_norm` / `attn_k_norm`).
+    let qk_norm = matches!(s.family, GraphFamily::Qwen3 | GraphFamily::Gemma3);
+    let swa_pattern = s.family.swa_pattern();
 
     // Inputs, created in `build_inp_*` order and placed in the leaf order at first use.
     let tokens = g.input(Ty::I32, [t, 1, 1, 1]);
@@ -338,9 +371,9 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
         // The last layer keeps only the output rows (`inp_out_ids`) where this buffer holds the
         // output; a device without it (pipeline parallelism) runs every layer on all tokens.
         let last = i + 1 == layers.len() && s.with_output;
-        let c = match &swa {
-            // `set_swa_pattern(2)`: even layers slide.
-            Some(w) if il % 2 == 0 => w,
+        let c = match (&swa, swa_pattern) {
+            // `set_swa_pattern(n)`: layer `il` slides when `il % n < n - 1`.
+            (Some(w), Some(n)) if il % n < n - 1 => w,
             _ => &full,
         };
         let rows = if last { o } else { t };
@@ -353,7 +386,7 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
             qc = g.ip([q, t, 1, 1], &[qc, EXT]);
         }
         let mut qr = g.view(qc, [hd, h, t, 1]);
-        if s.family == GraphFamily::Qwen3 {
+        if qk_norm {
             let n = g.ip([hd, h, t, 1], &[qr]);
             qr = g.ip([hd, h, t, 1], &[n, EXT]);
         }
@@ -390,7 +423,7 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
                 kc = g.ip([kv, t, 1, 1], &[kc, EXT]);
             }
             let mut kr = g.view(kc, [hd, s.kv_heads, t, 1]);
-            if s.family == GraphFamily::Qwen3 {
+            if qk_norm {
                 let n = g.ip([hd, s.kv_heads, t, 1], &[kr]);
                 kr = g.ip([hd, s.kv_heads, t, 1], &[n, EXT]);
             }
@@ -426,7 +459,7 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
         } else {
             let mut kq = g.f([c.cells, ts, h, st], &[EXT, qperm]);
             let ne = g.t[kq as usize].ne;
-            if gemma {
+            if softcap {
                 kq = g.ip(ne, &[kq]);
                 kq = g.ip(ne, &[kq]);
                 kq = g.ip(ne, &[kq]);
@@ -487,7 +520,7 @@ pub fn build(s: &GraphSpec, layers: &[u64]) -> Graph {
         let result_norm = g.ip([e, o, 1, 1], &[n, EXT]);
         g.mark_output(result_norm);
         let mut logits = g.f([s.vocab, o, 1, 1], &[EXT, result_norm]);
-        if gemma {
+        if softcap {
             logits = g.ip([s.vocab, o, 1, 1], &[logits]);
             logits = g.ip([s.vocab, o, 1, 1], &[logits]);
             logits = g.ip([s.vocab, o, 1, 1], &[logits]);
@@ -770,26 +803,62 @@ mod tests {
                     swa_cells: 4608 / streams,
                     ..base
                 });
+                // Gemma 3 12B and 27B (n_head·head_dim 4096 below n_embd 5376).
+                for (hidden, heads, kv_heads, head_dim, n_ff) in
+                    [(3840, 16, 8, 256, 15360), (5376, 32, 16, 128, 21504)]
+                {
+                    out.push(GraphSpec {
+                        family: GraphFamily::Gemma3,
+                        hidden,
+                        heads,
+                        kv_heads,
+                        head_dim,
+                        n_ff,
+                        vocab: 262208,
+                        layers: 48,
+                        swa_cells: 1536 / streams,
+                        ..base
+                    });
+                }
             }
         }
         out
     }
 
     /// Depth does not move the peak past the replayed layers: every deeper graph, built whole,
-    /// peaks where the replay does (odd and even depths, for Gemma 2's alternating layers).
+    /// peaks where the replay does (odd and even depths, for Gemma 2's alternating layers; every
+    /// position in Gemma 3's period of six).
     #[test]
     fn replayed_layers_reach_the_steady_state() {
         for s in shapes() {
             let replayed = compute_buffer(&GraphSpec { layers: 64, ..s });
-            for n in 2..=11 {
+            let top = if s.family == GraphFamily::Gemma3 {
+                26
+            } else {
+                11
+            };
+            for n in 2..=top {
                 let whole: Vec<u64> = (0..n).collect();
                 let full = replay(&build(&GraphSpec { layers: n, ..s }, &whole), s.alignment);
                 let short = compute_buffer(&GraphSpec { layers: n, ..s });
                 assert_eq!(full, short, "{s:?} at {n} layers");
                 // Gemma 2 with an odd depth ends on a sliding layer: another graph; at 2 layers
                 // its sliding cache's inputs are last used by the first layer.
-                if n >= 4 && (s.family != GraphFamily::Gemma2 || n % 2 == 0) {
+                // Gemma 3 is checked against a model of its own phase below.
+                if n >= 4
+                    && (s.family != GraphFamily::Gemma2 || n % 2 == 0)
+                    && s.family != GraphFamily::Gemma3
+                {
                     assert_eq!(full, replayed, "{s:?} at {n} layers");
+                }
+                // Gemma 3: a deep model whose last layer sits at the same place in the pattern
+                // (60 layers more) peaks where the whole graph does.
+                if s.family == GraphFamily::Gemma3 && n >= 8 {
+                    let deep = compute_buffer(&GraphSpec {
+                        layers: n.saturating_add(60),
+                        ..s
+                    });
+                    assert_eq!(full, deep, "{s:?} at {n} layers");
                 }
             }
         }
