@@ -452,6 +452,28 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
     }
 }
 
+/// The FLUX.1 transformer's pipeline settings, shared by dev, schnell and Kontext: guidance
+/// distilled into the model (no CFG pass), 19 double + 38 single blocks of 3072 × 24 heads, the
+/// prompt's tokens joined to the image tokens.
+const fn flux(
+    id: &'static str,
+    name: &'static str,
+    text_tokens: u32,
+    parts: &'static [Part],
+) -> Pipeline {
+    Pipeline {
+        cfg: false,
+        denoiser_hidden: 3072,
+        denoiser_layers: 57,
+        denoiser_heads: 24,
+        text_tokens,
+        joint_text: true,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
+        block_extra: 1024,
+        ..base(id, name, parts)
+    }
+}
+
 /// Wan2.1 official decode (`wan/modules/vae.py`, fp32): one latent frame (4 output frames) per
 /// call. Peak at a full-resolution `ResidualBlock` conv: block input, SiLU output, new and old
 /// 2-frame cache, padded 6-frame input, output and fp32 workspace = 26 maps of 96 channels per
@@ -718,16 +740,8 @@ pub static PIPELINES: &[Pipeline] = &[
         ])
     },
     Pipeline {
-        cfg: false,
-        denoiser_hidden: 3072,
-        denoiser_layers: 57,
-        denoiser_heads: 24,
-        text_tokens: 512,
-        joint_text: true,
-        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
-        block_extra: 1024,
         source: source!("FluxTransformer2DModel defaults + guidance_embeds; blog diffusers-quantization (23.8 GB bf16)"),
-        ..base("flux1-dev", "FLUX.1 [dev]", &[
+        ..flux("flux1-dev", "FLUX.1 [dev]", 512, &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
             flux_dn(11_901_408_320),
@@ -735,16 +749,8 @@ pub static PIPELINES: &[Pipeline] = &[
         ])
     },
     Pipeline {
-        cfg: false,
-        denoiser_hidden: 3072,
-        denoiser_layers: 57,
-        denoiser_heads: 24,
-        text_tokens: 256,
-        joint_text: true,
-        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
-        block_extra: 1024,
         source: source!("FLUX.1-dev less the guidance embedder (256→3072→3072 = 10,229,760); max_sequence_length 256"),
-        ..base("flux1-schnell", "FLUX.1 [schnell]", &[
+        ..flux("flux1-schnell", "FLUX.1 [schnell]", 256, &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(256, Bf16),
             flux_dn(11_891_178_560),
@@ -752,17 +758,9 @@ pub static PIPELINES: &[Pipeline] = &[
         ])
     },
     Pipeline {
-        cfg: false,
-        denoiser_hidden: 3072,
-        denoiser_layers: 57,
-        denoiser_heads: 24,
-        text_tokens: 512,
-        joint_text: true,
         reference_image: true,
-        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
-        block_extra: 1024,
         source: source!("black-forest-labs/FLUX.1-Kontext-dev transformer/config.json (the FLUX.1-dev layout: 19 double + 38 single blocks, 24 heads × 128, in_channels 64, guidance_embeds; meta instantiation 11,901,408,320 parameters); text encoders and VAE as FLUX.1-dev; diffusers FluxKontextPipeline"),
-        ..base("flux1-kontext-dev", "FLUX.1 Kontext [dev]", &[
+        ..flux("flux1-kontext-dev", "FLUX.1 Kontext [dev]", 512, &[
             te("clip_l", CLIP_L, Bf16, 768, 77),
             t5(512, Bf16),
             flux_dn(11_901_408_320),
