@@ -43,6 +43,22 @@ def run(exe, gguf, args):
     return cmd, bufs, log
 
 
+def point(exe, gguf, fam, n_layer, args):
+    """One traced point: llama-trace's buffers for ARGS, or the error it printed."""
+    n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max = args
+    _, bufs, log = run(exe, gguf, args)
+    pt = dict(n_layer=n_layer, n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
+              flash_attn=bool(fa), type_k=tk, type_v=tv, n_seq=n_seq,
+              n_outputs_max=n_out_max,
+              command="llama-trace MODEL " + " ".join(map(str, args)))
+    if bufs is None:
+        pt["error"] = log.strip().splitlines()[-1] if log.strip() else "failed"
+    else:
+        pt["buffers_mib"] = bufs
+    print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
+    return pt
+
+
 def main():
     build, ggufs, out = sys.argv[1:4]
     families = sys.argv[4:] or list(make_gguf.FAMILIES)
@@ -65,34 +81,14 @@ def main():
                 # llama-cli reserves logits for every token of the ubatch (n_outputs_max = 0 →
                 # n_batch); llama-server for one row per slot (n_outputs_max = n_parallel).
                 for n_out_max in ([0, n_seq] if n_layer == layers[0] else [0]):
-                    args = [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]
-                    cmd, bufs, log = run(exe, gguf, args)
-                    pt = dict(n_layer=n_layer, n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
-                              flash_attn=bool(fa), type_k=tk, type_v=tv, n_seq=n_seq,
-                              n_outputs_max=n_out_max,
-                              command="llama-trace MODEL " + " ".join(map(str, args)))
-                    if bufs is None:
-                        pt["error"] = log.strip().splitlines()[-1] if log.strip() else "failed"
-                    else:
-                        pt["buffers_mib"] = bufs
-                    points.append(pt)
-                    print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
+                    points.append(point(exe, gguf, fam, n_layer,
+                                        [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]))
         gguf = os.path.join(ggufs, f"{fam}-{layers[1]}L.gguf")
         for n_ctx, (nb, nub), (fa, tk, tv), n_seq in itertools.product(
                 EXTRA_CTX, EXTRA_BATCH, ATTN, EXTRA_SEQ):
             for n_out_max in [0, n_seq]:
-                args = [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]
-                cmd, bufs, log = run(exe, gguf, args)
-                pt = dict(n_layer=layers[1], n_ctx=n_ctx, n_batch=nb, n_ubatch=nub,
-                          flash_attn=bool(fa), type_k=tk, type_v=tv, n_seq=n_seq,
-                          n_outputs_max=n_out_max,
-                          command="llama-trace MODEL " + " ".join(map(str, args)))
-                if bufs is None:
-                    pt["error"] = log.strip().splitlines()[-1] if log.strip() else "failed"
-                else:
-                    pt["buffers_mib"] = bufs
-                points.append(pt)
-                print(fam, pt.get("buffers_mib", pt.get("error")), args, flush=True)
+                points.append(point(exe, gguf, fam, layers[1],
+                                    [n_ctx, nb, nub, fa, tk, tv, n_seq, n_out_max]))
         doc = dict(
             family=fam,
             llama_cpp=source,
