@@ -76,3 +76,48 @@ test('an input changes the answer without touching <html> and the address bar fo
   expect(await page.evaluate(() => window.__rootMutations)).toBe(0);
   expect(await page.title()).toContain('vramfit');
 });
+
+// history.replaceState costs Chromium 5–7 ms a call: typing a number writes the address bar once,
+// when the keys rest, not per keystroke; copying the link writes it at once.
+test('typing writes the address bar when the keys rest, not per keystroke, and a copied link is current', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.evaluate(() => {
+    window.__writes = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...a) => { window.__writes += 1; return replace(...a); };
+  });
+  const ctx = page.getByTestId('ctx');
+  await ctx.fill('');
+  await ctx.pressSequentially('32768', { delay: 30 });
+  await expect.poll(() => page.url()).toContain('ctx=32768');
+  await page.waitForTimeout(400);
+  // Once, unless this machine stalled more than 300 ms between two of the keys; never five times.
+  const writes = await page.evaluate(() => window.__writes);
+  expect(writes).toBeGreaterThanOrEqual(1);
+  expect(writes).toBeLessThan(5);
+  // Copy straight after an input, before the wait ends: the link already holds it.
+  await ctx.fill('20000');
+  await page.getByTestId('copy-link').click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('ctx=20000');
+  expect(page.url()).toContain('ctx=20000');
+});
+
+// The measuring section is built once: typing elsewhere keeps its box (and what was pasted in
+// it) and only its script and comparison follow the estimate.
+test('the measuring section keeps its box while the inputs change, and its script follows them', async ({ page }) => {
+  await page.goto('./?lang=en&ctx=8192');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.getByTestId('pasted').fill('model weights take 14.99GiB; the rest of the memory reserved for KV Cache is 4.2GiB.');
+  await expect(page.getByTestId('compare')).toBeVisible();
+  await page.evaluate(() => { window.__box = document.querySelector('[data-testid=pasted]'); });
+  const estimated = await page.getByTestId('compare').textContent();
+  await page.getByTestId('tab-1').click();
+  await expect(page.getByTestId('script')).toContainText('--max-model-len 8192');
+  await page.getByTestId('ctx').fill('16384');
+  await expect(page.getByTestId('script')).toContainText('--max-model-len 16384');
+  expect(await page.evaluate(() => window.__box === document.querySelector('[data-testid=pasted]'))).toBe(true);
+  await expect(page.getByTestId('pasted')).toHaveValue('model weights take 14.99GiB; the rest of the memory reserved for KV Cache is 4.2GiB.');
+  await expect(page.getByTestId('compare')).not.toHaveText(estimated);
+});

@@ -91,6 +91,9 @@ pub fn App() -> impl IntoView {
         Memo::new(move |_| draft.get().err().unwrap_or_default());
     let shown: Signal<Option<Estimate>> = Signal::derive(move || last_good.get().map(|(_, e)| e));
     let stale = move || !problems.get().is_empty();
+    // The measuring section stays built while a language model is on screen (see `measure_view`).
+    let has_model =
+        Memo::new(move |_| last_good.with(|g| g.as_ref().is_some_and(|(_, e)| e.model.is_some())));
     let pasted = RwSignal::new(String::new());
     let tab = RwSignal::new(0u8);
     let copied = RwSignal::new(false);
@@ -139,13 +142,15 @@ pub fn App() -> impl IntoView {
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                         </Show>
-                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e l=l /> })}
+                        <Answer est=shown l=l />
                     </section>
                 </main>
                 <div class="guidance">
                     {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
-                        <Checklist s=s.clone() e=e.clone() l=l />
-                        <MeasureIt s=s e=e pasted=pasted tab=tab l=l />
+                        <Checklist s=s e=e l=l />
+                    })}
+                    {move || has_model.get().then(|| view! {
+                        <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
                     })}
                     <Faq l=l />
                 </div>

@@ -94,14 +94,68 @@ pub fn CurveChart(
     // where they do not run into it (a label is ≈ 12 units tall).
     let zero_y = H - PAD_B;
     let clear = |a: f64, b: f64| (a - b).abs() >= 16.0;
-    let zero_label = clear(zero_y, cap_y).then(|| {
-        view! {
-            <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(zero_y) text-anchor="end">"0"</text>
-        }
-    });
-    let top_label = clear(PAD_T, cap_y).then(|| view! {
-        <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(PAD_T + 8.0) text-anchor="end">{fixed(to_gib(top as u64), 0)}</text>
-    });
+    // The drawing is one SVG string set as the `<svg>`'s markup: the browser parses it in one call
+    // where building its ≈ 100 attributes node by node cost a wasm→JS call each, and Leptos's
+    // type-erased attribute lists re-set every one of them on each update. Only numbers and fixed
+    // class names go into it (no text of the user's or of a language).
+    let mut svg = String::with_capacity(2048);
+    push_line(&mut svg, "axis", [PAD_L, H - PAD_B, W - PAD_R, H - PAD_B]);
+    push_line(&mut svg, "axis", [PAD_L, PAD_T, PAD_L, H - PAD_B]);
+    for t in &ticks {
+        push_line(
+            &mut svg,
+            "grid",
+            [x(*t as f64), PAD_T, x(*t as f64), H - PAD_B],
+        );
+    }
+    for t in &ticks {
+        let tx = x(*t as f64);
+        // A label at either end is anchored inside the chart, not cut.
+        let anchor = if tx > W - PAD_R - 24.0 {
+            "end"
+        } else {
+            "middle"
+        };
+        push_text(&mut svg, "tick", [tx, H - 6.0], anchor, &label(*t));
+    }
+    let ylabel = [PAD_L - 4.0, cap_y + 4.0];
+    push_text(
+        &mut svg,
+        "tick ylabel",
+        ylabel,
+        "end",
+        &fixed(to_gib(capacity), 0),
+    );
+    if clear(zero_y, cap_y) {
+        push_text(&mut svg, "tick ylabel", [PAD_L - 4.0, zero_y], "end", "0");
+    }
+    if clear(PAD_T, cap_y) {
+        let value = fixed(to_gib(top as u64), 0);
+        push_text(
+            &mut svg,
+            "tick ylabel",
+            [PAD_L - 4.0, PAD_T + 8.0],
+            "end",
+            &value,
+        );
+    }
+    let frame = [PAD_L, PAD_T, W - PAD_L - PAD_R, H - PAD_B - PAD_T].map(n);
+    svg.push_str(&format!(
+        r#"<clipPath id="chart-frame"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
+        frame[0], frame[1], frame[2], frame[3]
+    ));
+    push_line(&mut svg, "cap", [PAD_L, cap_y, W - PAD_R, cap_y]);
+    push_line(&mut svg, "usable", [PAD_L, use_y, W - PAD_R, use_y]);
+    svg.push_str(&format!(
+        r#"<path class="curve" d="{path}" clip-path="url(#chart-frame)"/>"#
+    ));
+    if let Some(c) = max_context.filter(|c| *c >= first.x && *c <= last.x) {
+        push_line(
+            &mut svg,
+            "maxctx",
+            [x(c as f64), PAD_T, x(c as f64), H - PAD_B],
+        );
+    }
     view! {
         <figure class="chart" data-testid="context-chart">
             <figcaption>{t(l, caption)}</figcaption>
@@ -109,29 +163,8 @@ pub fn CurveChart(
                 aria-label=f(l, Key::ChartAria, &[
                     ("from", &gib(l, first.per_gpu_bytes)), ("ctx_from", &l.count(PluralKey::Tokens, first.x)),
                     ("to", &gib(l, last.per_gpu_bytes)), ("ctx_to", &l.count(PluralKey::Tokens, last.x)),
-                    ("cap", &gib(l, capacity))])>
-                <line class="axis" x1=n(PAD_L) y1=n(H - PAD_B) x2=n(W - PAD_R) y2=n(H - PAD_B) />
-                <line class="axis" x1=n(PAD_L) y1=n(PAD_T) x2=n(PAD_L) y2=n(H - PAD_B) />
-                {ticks.into_iter().map(|t| view! {
-                    <g>
-                        <line class="grid" x1=n(x(t as f64)) y1=n(PAD_T) x2=n(x(t as f64)) y2=n(H - PAD_B) />
-                        <text class="tick" x=n(x(t as f64)) y=n(H - 6.0)
-                            // A label at either end is anchored inside the chart, not cut.
-                            text-anchor={if x(t as f64) > W - PAD_R - 24.0 { "end" } else { "middle" }}>{label(t)}</text>
-                    </g>
-                }).collect_view()}
-                <text class="tick ylabel" x=n(PAD_L - 4.0) y=n(cap_y + 4.0) text-anchor="end">{fixed(to_gib(capacity), 0)}</text>
-                {zero_label}
-                {top_label}
-                <clipPath id="chart-frame">
-                    <rect x=n(PAD_L) y=n(PAD_T) width=n(W - PAD_L - PAD_R) height=n(H - PAD_B - PAD_T) />
-                </clipPath>
-                <line class="cap" x1=n(PAD_L) y1=n(cap_y) x2=n(W - PAD_R) y2=n(cap_y) />
-                <line class="usable" x1=n(PAD_L) y1=n(use_y) x2=n(W - PAD_R) y2=n(use_y) />
-                <path class="curve" d=path clip-path="url(#chart-frame)" />
-                {max_context.filter(|c| *c >= first.x && *c <= last.x).map(|c| view! {
-                    <line class="maxctx" x1=n(x(c as f64)) y1=n(PAD_T) x2=n(x(c as f64)) y2=n(H - PAD_B) />
-                })}
+                    ("cap", &gib(l, capacity))])
+                inner_html=svg>
             </svg>
             <p class="legend-line">{t(l, match axis {
                 CurveAxis::ContextTokens => Key::ChartLegend,
@@ -142,4 +175,20 @@ pub fn CurveChart(
         </figure>
     }
     .into_any()
+}
+
+/// Appends `<line class x1 y1 x2 y2/>` (coordinates to one decimal).
+fn push_line(svg: &mut String, class: &str, at: [f64; 4]) {
+    let [x1, y1, x2, y2] = at.map(|v| fixed(v, 1));
+    svg.push_str(&format!(
+        r#"<line class="{class}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#
+    ));
+}
+
+/// Appends `<text class x y text-anchor>value</text>`; `value` is a number or a tick label.
+fn push_text(svg: &mut String, class: &str, at: [f64; 2], anchor: &str, value: &str) {
+    let [x, y] = at.map(|v| fixed(v, 1));
+    svg.push_str(&format!(
+        r#"<text class="{class}" x="{x}" y="{y}" text-anchor="{anchor}">{value}</text>"#
+    ));
 }

@@ -7,6 +7,7 @@ use crate::field::{Input, Problem};
 use crate::file_drop::FileDrop;
 use crate::form::{ExactWeights, Form, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::gen_inputs::GenInputs;
+use crate::markup::escape;
 use crate::numbers::params;
 use crate::reader::HeaderSummary;
 use crate::text::{self, f, t};
@@ -233,21 +234,6 @@ fn options_html(options: impl Iterator<Item = (String, String)>, selected: &str)
         html.push_str("</option>");
     }
     html
-}
-
-/// Text made safe inside HTML text and double-quoted attributes.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The label of a workload kind on the switch.

@@ -34,6 +34,7 @@ pub mod guidance;
 pub mod inputs;
 pub mod js_api;
 pub mod lang;
+pub mod markup;
 pub mod measure_view;
 pub mod numbers;
 pub mod offline;

@@ -1,5 +1,9 @@
 //! "Measure it": the measurement script and engine command lines for the scenario on screen (made
 //! by the core), and a box to paste what they print, shown beside the estimate.
+//!
+//! Built once while a model is on screen: an input changes the script's text and the comparison,
+//! not the section (rebuilding it re-set every attribute and listener of its tabs, box and
+//! buttons on each keystroke).
 
 use crate::text::t;
 use leptos::prelude::*;
@@ -9,13 +13,18 @@ use vramfit_core::measure::{
 use vramfit_core::{Estimate, Scenario};
 use vramfit_i18n::{Key, Locale};
 
+/// The tabs: label, and what to look for in the output.
+const TABS: [(&str, Key); 3] = [
+    ("PyTorch", Key::MeasureLookPytorch),
+    ("vllm serve", Key::MeasureLookVllm),
+    ("llama-server", Key::MeasureLookLlama),
+];
+
 /// The measurement section.
 #[component]
 pub fn MeasureIt(
-    /// The scenario.
-    s: Scenario,
-    /// Its estimate.
-    e: Estimate,
+    /// The scenario on screen and its estimate.
+    current: Signal<Option<(Scenario, Estimate)>>,
     /// Pasted measurement text (kept across re-renders).
     pasted: RwSignal<String>,
     /// Which tab is open.
@@ -23,25 +32,27 @@ pub fn MeasureIt(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let scripts = [
-        ("PyTorch", pytorch_script(&s), Key::MeasureLookPytorch),
-        ("vllm serve", vllm_command(&s), Key::MeasureLookVllm),
-        (
-            "llama-server",
-            llama_server_command(&s),
-            Key::MeasureLookLlama,
-        ),
-    ];
-    let est = comparable(&e);
-    let code = scripts.clone();
+    // One text per tab, in `TABS`' order.
+    let scripts = Memo::new(move |_| {
+        current.with(|c| {
+            c.as_ref().map_or_else(Default::default, |(s, _)| {
+                [pytorch_script(s), vllm_command(s), llama_server_command(s)]
+            })
+        })
+    });
+    let open = move || usize::from(tab.get()).min(TABS.len() - 1);
     let copy = move |_| {
-        let text = code[usize::from(tab.get_untracked()).min(2)].1.clone();
+        let text = scripts.with_untracked(|s| s[open()].clone());
         if let Some(w) = web_sys::window() {
             let _ = w.navigator().clipboard().write_text(&text);
         }
     };
+    let est = Memo::new(move |_| {
+        current.with(|c| c.as_ref().map(|(_, e)| comparable(e)).unwrap_or_default())
+    });
     let rows = move || {
         let m = parse_measured(&pasted.get());
+        let est = est.get();
         let d = |x: f64| l.decimal(x, 2);
         let mut out: Vec<(&'static str, String, String)> = Vec::new();
         let mut push = |label: &'static str, estv: String, meas: Option<String>| {
@@ -101,7 +112,7 @@ pub fn MeasureIt(
             <h2>{t(l, Key::MeasureTitle)}</h2>
             <p>{t(l, Key::MeasureIntro)}</p>
             <div class="tabs" role="tablist">
-                {scripts.iter().enumerate().map(|(i, (name, _, _))| {
+                {TABS.iter().enumerate().map(|(i, (name, _))| {
                     let i = i as u8;
                     view! {
                         <button type="button" role="tab" data-testid=format!("tab-{i}")
@@ -111,13 +122,8 @@ pub fn MeasureIt(
                 }).collect_view()}
                 <button type="button" class="copy" on:click=copy>{t(l, Key::CopyScript)}</button>
             </div>
-            {move || {
-                let (_, code, look) = scripts[usize::from(tab.get()).min(2)].clone();
-                view! {
-                    <pre data-testid="script"><code>{code}</code></pre>
-                    <p class="hint">{t(l, look)}</p>
-                }
-            }}
+            <pre data-testid="script"><code>{move || scripts.with(|s| s[open()].clone())}</code></pre>
+            <p class="hint">{move || t(l, TABS[open()].1)}</p>
             <label for="pasted">{t(l, Key::PasteLabel)}</label>
             <textarea id="pasted" data-testid="pasted" rows="4" spellcheck="false"
                 placeholder=t(l, Key::PastePlaceholder)

@@ -4,28 +4,96 @@
 
 use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
+use crate::markup::{escape, push_element};
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::{CurveAxis, Estimate, Plan, Verdict, Warning};
+use vramfit_core::{ComponentId, CurveAxis, CurvePoint, Estimate, Plan, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
-/// The answer.
+/// The answer, built once while there is an estimate: the limits' box and its chart are rebuilt
+/// only when what they show changes (an input that moves the answer but not the curve leaves the
+/// chart's ≈ 40 nodes alone); the rest follows every estimate.
 #[component]
 pub fn Answer(
     /// The estimate shown.
-    e: Estimate,
+    est: Signal<Option<Estimate>>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
+    let kind = Memo::new(move |_| est.with(|e| e.as_ref().and_then(LimitsKind::of)));
+    let chart = Memo::new(move |_| est.with(|e| e.as_ref().and_then(ChartInput::of)));
     view! {
-        <Headline e=e.clone() l=l />
-        <EngineReport e=e.clone() l=l />
-        <Warnings e=e.clone() l=l />
-        <LimitsView e=e.clone() l=l />
-        <GenerationLimits e=e.clone() l=l />
-        <Recommendation e=e.clone() l=l />
-        {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
+        {move || est.get().map(|e| view! {
+            <Headline e=e.clone() l=l />
+            <EngineReport e=e.clone() l=l />
+            <Warnings e=e l=l />
+        })}
+        {move || kind.get().map(|k| view! {
+            <div class="limits" data-testid=k.test_id()>
+                {move || est.get().map(|e| limits_text(&e, k, l))}
+                {move || chart.get().map(|c| view! {
+                    <CurveChart points=c.points capacity=c.capacity usable=c.usable max_context=c.max_context axis=c.axis l=l />
+                })}
+            </div>
+        })}
+        {move || est.get().map(|e| view! {
+            <Recommendation e=e.clone() l=l />
+            {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
+        })}
+    }
+}
+
+/// Which limits the answer states: the largest context and sequences (serving, training), or the
+/// largest image or frame count (generation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum LimitsKind {
+    Context,
+    Generation,
+}
+
+impl LimitsKind {
+    fn of(e: &Estimate) -> Option<Self> {
+        e.plan.as_ref()?;
+        if matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames) {
+            Some(Self::Generation)
+        } else {
+            e.limits.is_some().then_some(Self::Context)
+        }
+    }
+
+    fn test_id(self) -> &'static str {
+        match self {
+            Self::Context => "limits",
+            Self::Generation => "generation-limits",
+        }
+    }
+}
+
+/// What the chart draws.
+#[derive(Clone, Debug, PartialEq)]
+struct ChartInput {
+    points: Vec<CurvePoint>,
+    capacity: u64,
+    usable: u64,
+    max_context: Option<u64>,
+    axis: CurveAxis,
+}
+
+impl ChartInput {
+    fn of(e: &Estimate) -> Option<Self> {
+        let plan = e.plan.as_ref()?;
+        let max_context = match LimitsKind::of(e)? {
+            LimitsKind::Context => e.limits.as_ref().and_then(|l| l.max_context_tokens),
+            LimitsKind::Generation => e.generation_max,
+        };
+        Some(Self {
+            points: e.curve.clone(),
+            capacity: plan.card.capacity_bytes,
+            usable: plan.usable_bytes,
+            max_context,
+            axis: e.curve_axis,
+        })
     }
 }
 
@@ -46,7 +114,6 @@ pub fn PlanView(
     };
     let scale = plan.card.capacity_bytes.max(plan.per_gpu_bytes);
     let count = plan.count;
-    let seg = |id| format!("{id:?}").to_ascii_lowercase();
     view! {
         <p class=class data-testid="verdict">
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
@@ -56,6 +123,8 @@ pub fn PlanView(
             <p class="phase" data-testid="peak-phase">{f(l, Key::PeakPhase, &[("phase", text::phase(l, p))])}</p>
         })}
         <div class="bar" role="img" aria-label=f(l, Key::BarAria, &[("used", &gib(l, plan.per_gpu_bytes)), ("cap", &gib(l, plan.card.capacity_bytes))])>
+            // Widths through the CSSOM (`style:`), not a `style` attribute: the offline file's CSP
+            // allows no inline style attributes.
             {plan.per_gpu_components.iter().map(|c| view! {
                 <span class=format!("seg seg-{}", seg(c.id)) style:width=format!("{}%", fixed(share(c.bytes, scale), 3))
                     title=format!("{}: {} GiB", text::component(l, c.id), gib(l, c.bytes))></span>
@@ -63,12 +132,7 @@ pub fn PlanView(
             <span class="line usable" style:left=format!("{}%", fixed(share(plan.usable_bytes, scale), 3))></span>
             <span class="line capacity" style:left=format!("{}%", fixed(share(plan.card.capacity_bytes, scale), 3))></span>
         </div>
-        <ul class="legend">
-            {plan.per_gpu_components.iter().map(|c| view! {
-                <li><span class=format!("dot seg-{}", seg(c.id))></span>{text::component(l, c.id)}</li>
-            }).collect_view()}
-            <li><span class="dot dot-line"></span>{t(l, Key::HeadroomLine)}</li>
-        </ul>
+        <ul class="legend" inner_html=legend_html(&plan, l)></ul>
         <table class="components" data-testid="components">
             <caption>{if count > 1 { f(l, Key::PerGpuTimes, &[("count", &count.to_string())]) } else { t(l, Key::PerGpu).to_string() }}</caption>
             <thead><tr><th scope="col">{t(l, Key::ColComponent)}</th><th scope="col">"GiB"</th><th scope="col">"GB"</th></tr></thead>
@@ -132,29 +196,31 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
     })
 }
 
-/// The inverse answers for the plan's cards, with the chart.
-#[component]
-fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
-    let (Some(lim), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
-        return ().into_any();
-    };
-    let ctx = lim.max_context_tokens.map_or_else(
-        || t(l, Key::NoneFits).to_string(),
-        |c| l.count(PluralKey::Tokens, c),
-    );
-    let seqs = lim.max_sequences.map_or_else(
-        || t(l, Key::NoneFits).to_string(),
-        |s| l.count(PluralKey::Sequences, s),
-    );
-    let (ctx_key, seq_key) = if plan.peak_phase.is_some() {
-        (Key::MaxSeqLen, Key::MaxMicroBatch)
-    } else {
-        (Key::MaxContext, Key::MaxSequences)
-    };
-    view! {
-        <div class="limits" data-testid="limits">
-            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
-            <ul>
+/// The limits' heading and lines (the chart follows them in the same box): for serving and
+/// training the inverse answers for the plan's cards, for image and video generation the largest
+/// size or frame count that fits.
+fn limits_text(e: &Estimate, kind: LimitsKind, l: Locale) -> impl IntoView {
+    let title = e
+        .plan
+        .as_ref()
+        .map(|p| f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, p))]));
+    let lines = match (kind, e.limits.as_ref()) {
+        (LimitsKind::Context, Some(lim)) => {
+            let ctx = lim.max_context_tokens.map_or_else(
+                || t(l, Key::NoneFits).to_string(),
+                |c| l.count(PluralKey::Tokens, c),
+            );
+            let seqs = lim.max_sequences.map_or_else(
+                || t(l, Key::NoneFits).to_string(),
+                |s| l.count(PluralKey::Sequences, s),
+            );
+            let training = e.plan.as_ref().is_some_and(|p| p.peak_phase.is_some());
+            let (ctx_key, seq_key) = if training {
+                (Key::MaxSeqLen, Key::MaxMicroBatch)
+            } else {
+                (Key::MaxContext, Key::MaxSequences)
+            };
+            view! {
                 <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, ctx_key, &[("value", &ctx)])}</li>
                 <li data-testid="max-sequences">{f(l, seq_key, &[("value", &seqs)])}</li>
                 {lim.utilization.map(|u| view! {
@@ -163,39 +229,24 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
                         None => f(l, Key::UtilNone, &[("max", &l.decimal(u.max, 2))]),
                     }}</li>
                 })}
-            </ul>
-            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis l=l />
-        </div>
-    }
-    .into_any()
-}
-
-/// For image and video generation: the largest size or frame count that fits, and the chart.
-#[component]
-fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
-    let Some(plan) = e
-        .plan
-        .clone()
-        .filter(|_| matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames))
-    else {
-        return ().into_any();
-    };
-    let frames = e.curve_axis == CurveAxis::Frames;
-    let line = match (e.generation_max, frames) {
-        (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
-        (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
-        (None, false) => t(l, Key::NoImageFits).to_string(),
-        (None, true) => t(l, Key::NoFramesFit).to_string(),
+            }
+            .into_any()
+        }
+        _ => {
+            let frames = e.curve_axis == CurveAxis::Frames;
+            let line = match (e.generation_max, frames) {
+                (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
+                (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
+                (None, false) => t(l, Key::NoImageFits).to_string(),
+                (None, true) => t(l, Key::NoFramesFit).to_string(),
+            };
+            view! { <li data-testid="generation-max">{line}</li> }.into_any()
+        }
     };
     view! {
-        <div class="limits" data-testid="generation-limits">
-            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
-            <ul><li data-testid="generation-max">{line}</li></ul>
-            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
-                max_context=e.generation_max l=l axis=e.curve_axis />
-        </div>
+        <h2>{title}</h2>
+        <ul>{lines}</ul>
     }
-    .into_any()
 }
 
 #[component]
@@ -312,13 +363,7 @@ pub fn Recommendation(
             <h2>{t(l, Key::RecTitle)}</h2>
             <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
-            <p class="alternatives">{t(l, Key::SingleCards)}" "
-                {nearby.iter().map(|p| view! {
-                    <span class=format!("chip {:?}", p.verdict).to_ascii_lowercase()>
-                        {format!("{} {} {}", text::card_name(l, p), text::verdict_icon(p.verdict), text::verdict_word(l, p.verdict))}
-                    </span>
-                }).collect_view()}
-            </p>
+            <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
         </div>
     }
 }
@@ -338,4 +383,50 @@ fn RulesOfThumb(e: Estimate, l: Locale) -> impl IntoView {
             </table>
         </div>
     }
+}
+
+/// A component's id as the class and test id suffix (`seg-kvcache`, `row-kvcache`).
+fn seg(id: ComponentId) -> String {
+    format!("{id:?}").to_ascii_lowercase()
+}
+
+/// The bar's legend: a dot and a name per component, then the headroom line.
+fn legend_html(plan: &Plan, l: Locale) -> String {
+    let mut html = String::new();
+    let items = plan
+        .per_gpu_components
+        .iter()
+        .map(|c| {
+            (
+                format!("dot seg-{}", seg(c.id)),
+                text::component(l, c.id).to_string(),
+            )
+        })
+        .chain([(
+            "dot dot-line".to_string(),
+            t(l, Key::HeadroomLine).to_string(),
+        )]);
+    for (class, name) in items {
+        html.push_str("<li>");
+        push_element(&mut html, "span", &class, &[], "");
+        html.push_str(&escape(&name));
+        html.push_str("</li>");
+    }
+    html
+}
+
+/// Chips for single cards: name, verdict icon and word.
+fn chips_html(plans: &[Plan], l: Locale) -> String {
+    let mut html = String::new();
+    for p in plans {
+        let class = format!("chip {:?}", p.verdict).to_ascii_lowercase();
+        let label = format!(
+            "{} {} {}",
+            text::card_name(l, p),
+            text::verdict_icon(p.verdict),
+            text::verdict_word(l, p.verdict)
+        );
+        push_element(&mut html, "span", &class, &[], &label);
+    }
+    html
 }

@@ -38,39 +38,57 @@ pub fn query_string(s: &Scenario, lang: Locale) -> String {
     format!("?{}", parts.join("&"))
 }
 
-/// Replaces the address bar's query without adding a history entry, after the next frame.
+/// How long the inputs must rest before the address bar follows them, ms.
 ///
-/// `history.replaceState` costs Chromium several milliseconds (measured 7.5 ms per call on this
-/// machine), so it runs after the new answer is painted instead of between the input and the
-/// paint; updates that arrive before it runs are coalesced into the newest query.
+/// `history.replaceState` costs Chromium several milliseconds (measured 5.5–7.5 ms per call on
+/// this machine, more than the estimate and the answer's update together), and someone typing
+/// `32768` changes the answer five times. So the query is written once the inputs have rested
+/// this long, not per keystroke; copying the link and leaving the page write it at once
+/// ([`flush`]), so neither ever sees an older query.
+const SETTLE_MS: i32 = 300;
+
+/// Replaces the address bar's query without adding a history entry, once the inputs rest.
+///
+/// Each call restarts the wait; the newest query wins.
 pub fn replace_soon(s: &Scenario, lang: Locale) {
     let q = query_string(s, lang);
-    let first = PENDING.with(|p| p.replace(Some(q)).is_none());
-    if !first {
-        return;
-    }
+    PENDING.with(|p| *p.borrow_mut() = Some(q));
     let Some(w) = web_sys::window() else {
         return;
     };
-    let after_paint = Closure::once_into_js(move || {
-        let run = Closure::once_into_js(flush);
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback(run.unchecked_ref());
+    TIMER.with(|t| {
+        let mut t = t.borrow_mut();
+        let (callback, handle) = t.get_or_insert_with(|| {
+            // Once: the timer's callback, and a write when the page is left (reload, back).
+            let on_hide = Closure::<dyn Fn()>::new(flush);
+            let _ =
+                w.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
+            on_hide.forget();
+            (Closure::<dyn Fn()>::new(flush), None)
+        });
+        if let Some(h) = handle.take() {
+            w.clear_timeout_with_handle(h);
         }
+        *handle = w
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                callback.as_ref().unchecked_ref(),
+                SETTLE_MS,
+            )
+            .ok();
     });
-    if w.request_animation_frame(after_paint.unchecked_ref())
-        .is_err()
-    {
-        flush();
-    }
 }
+
+type Timer = (Closure<dyn Fn()>, Option<i32>);
 
 thread_local! {
     /// The newest query waiting for [`replace_soon`]'s timer.
     static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// The timer's callback (made once) and the handle of the wait now running.
+    static TIMER: std::cell::RefCell<Option<Timer>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Writes a query [`replace_soon`] still holds now (before the link is copied).
+/// Writes a query [`replace_soon`] still holds now (before the link is copied, when the page is
+/// left, and when the wait ends).
 pub fn flush() {
     if let Some(q) = PENDING.with(|p| p.take()) {
         replace_now(&q);
