@@ -142,7 +142,7 @@ pub fn App() -> impl IntoView {
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                         </Show>
-                        <Answer est=shown l=l />
+                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e l=l /> })}
                     </section>
                 </main>
                 <div class="guidance">

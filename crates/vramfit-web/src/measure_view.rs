@@ -32,27 +32,26 @@ pub fn MeasureIt(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    // One text per tab, in `TABS`' order.
-    let scripts = Memo::new(move |_| {
+    // The open tab's text, made by the core from the scenario on screen.
+    let script = move |tab: usize| {
         current.with(|c| {
-            c.as_ref().map_or_else(Default::default, |(s, _)| {
-                [pytorch_script(s), vllm_command(s), llama_server_command(s)]
+            c.as_ref().map_or_else(String::new, |(s, _)| match tab {
+                0 => pytorch_script(s),
+                1 => vllm_command(s),
+                _ => llama_server_command(s),
             })
         })
-    });
+    };
     let open = move || usize::from(tab.get()).min(TABS.len() - 1);
     let copy = move |_| {
-        let text = scripts.with_untracked(|s| s[open()].clone());
+        let text = script(usize::from(tab.get_untracked()).min(TABS.len() - 1));
         if let Some(w) = web_sys::window() {
             let _ = w.navigator().clipboard().write_text(&text);
         }
     };
-    let est = Memo::new(move |_| {
-        current.with(|c| c.as_ref().map(|(_, e)| comparable(e)).unwrap_or_default())
-    });
     let rows = move || {
         let m = parse_measured(&pasted.get());
-        let est = est.get();
+        let est = current.with(|c| c.as_ref().map(|(_, e)| comparable(e)).unwrap_or_default());
         let d = |x: f64| l.decimal(x, 2);
         let mut out: Vec<(&'static str, String, String)> = Vec::new();
         let mut push = |label: &'static str, estv: String, meas: Option<String>| {
@@ -122,7 +121,7 @@ pub fn MeasureIt(
                 }).collect_view()}
                 <button type="button" class="copy" on:click=copy>{t(l, Key::CopyScript)}</button>
             </div>
-            <pre data-testid="script"><code>{move || scripts.with(|s| s[open()].clone())}</code></pre>
+            <pre data-testid="script"><code>{move || script(open())}</code></pre>
             <p class="hint">{move || t(l, TABS[open()].1)}</p>
             <label for="pasted">{t(l, Key::PasteLabel)}</label>
             <textarea id="pasted" data-testid="pasted" rows="4" spellcheck="false"

@@ -8,92 +8,25 @@ use crate::markup::{escape, push_element};
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::{ComponentId, CurveAxis, CurvePoint, Estimate, Plan, Verdict, Warning};
+use vramfit_core::{ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
-/// The answer, built once while there is an estimate: the limits' box and its chart are rebuilt
-/// only when what they show changes (an input that moves the answer but not the curve leaves the
-/// chart's ≈ 40 nodes alone); the rest follows every estimate.
+/// The answer.
 #[component]
 pub fn Answer(
     /// The estimate shown.
-    est: Signal<Option<Estimate>>,
+    e: Estimate,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let kind = Memo::new(move |_| est.with(|e| e.as_ref().and_then(LimitsKind::of)));
-    let chart = Memo::new(move |_| est.with(|e| e.as_ref().and_then(ChartInput::of)));
     view! {
-        {move || est.get().map(|e| view! {
-            <Headline e=e.clone() l=l />
-            <EngineReport e=e.clone() l=l />
-            <Warnings e=e l=l />
-        })}
-        {move || kind.get().map(|k| view! {
-            <div class="limits" data-testid=k.test_id()>
-                {move || est.get().map(|e| limits_text(&e, k, l))}
-                {move || chart.get().map(|c| view! {
-                    <CurveChart points=c.points capacity=c.capacity usable=c.usable max_context=c.max_context axis=c.axis l=l />
-                })}
-            </div>
-        })}
-        {move || est.get().map(|e| view! {
-            <Recommendation e=e.clone() l=l />
-            {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
-        })}
-    }
-}
-
-/// Which limits the answer states: the largest context and sequences (serving, training), or the
-/// largest image or frame count (generation).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum LimitsKind {
-    Context,
-    Generation,
-}
-
-impl LimitsKind {
-    fn of(e: &Estimate) -> Option<Self> {
-        e.plan.as_ref()?;
-        if matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames) {
-            Some(Self::Generation)
-        } else {
-            e.limits.is_some().then_some(Self::Context)
-        }
-    }
-
-    fn test_id(self) -> &'static str {
-        match self {
-            Self::Context => "limits",
-            Self::Generation => "generation-limits",
-        }
-    }
-}
-
-/// What the chart draws.
-#[derive(Clone, Debug, PartialEq)]
-struct ChartInput {
-    points: Vec<CurvePoint>,
-    capacity: u64,
-    usable: u64,
-    max_context: Option<u64>,
-    axis: CurveAxis,
-}
-
-impl ChartInput {
-    fn of(e: &Estimate) -> Option<Self> {
-        let plan = e.plan.as_ref()?;
-        let max_context = match LimitsKind::of(e)? {
-            LimitsKind::Context => e.limits.as_ref().and_then(|l| l.max_context_tokens),
-            LimitsKind::Generation => e.generation_max,
-        };
-        Some(Self {
-            points: e.curve.clone(),
-            capacity: plan.card.capacity_bytes,
-            usable: plan.usable_bytes,
-            max_context,
-            axis: e.curve_axis,
-        })
+        <Headline e=e.clone() l=l />
+        <EngineReport e=e.clone() l=l />
+        <Warnings e=e.clone() l=l />
+        <LimitsView e=e.clone() l=l />
+        <GenerationLimits e=e.clone() l=l />
+        <Recommendation e=e.clone() l=l />
+        {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
     }
 }
 
@@ -196,31 +129,29 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
     })
 }
 
-/// The limits' heading and lines (the chart follows them in the same box): for serving and
-/// training the inverse answers for the plan's cards, for image and video generation the largest
-/// size or frame count that fits.
-fn limits_text(e: &Estimate, kind: LimitsKind, l: Locale) -> impl IntoView {
-    let title = e
-        .plan
-        .as_ref()
-        .map(|p| f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, p))]));
-    let lines = match (kind, e.limits.as_ref()) {
-        (LimitsKind::Context, Some(lim)) => {
-            let ctx = lim.max_context_tokens.map_or_else(
-                || t(l, Key::NoneFits).to_string(),
-                |c| l.count(PluralKey::Tokens, c),
-            );
-            let seqs = lim.max_sequences.map_or_else(
-                || t(l, Key::NoneFits).to_string(),
-                |s| l.count(PluralKey::Sequences, s),
-            );
-            let training = e.plan.as_ref().is_some_and(|p| p.peak_phase.is_some());
-            let (ctx_key, seq_key) = if training {
-                (Key::MaxSeqLen, Key::MaxMicroBatch)
-            } else {
-                (Key::MaxContext, Key::MaxSequences)
-            };
-            view! {
+/// The inverse answers for the plan's cards, with the chart.
+#[component]
+fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
+    let (Some(lim), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
+        return ().into_any();
+    };
+    let ctx = lim.max_context_tokens.map_or_else(
+        || t(l, Key::NoneFits).to_string(),
+        |c| l.count(PluralKey::Tokens, c),
+    );
+    let seqs = lim.max_sequences.map_or_else(
+        || t(l, Key::NoneFits).to_string(),
+        |s| l.count(PluralKey::Sequences, s),
+    );
+    let (ctx_key, seq_key) = if plan.peak_phase.is_some() {
+        (Key::MaxSeqLen, Key::MaxMicroBatch)
+    } else {
+        (Key::MaxContext, Key::MaxSequences)
+    };
+    view! {
+        <div class="limits" data-testid="limits">
+            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
+            <ul>
                 <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, ctx_key, &[("value", &ctx)])}</li>
                 <li data-testid="max-sequences">{f(l, seq_key, &[("value", &seqs)])}</li>
                 {lim.utilization.map(|u| view! {
@@ -229,24 +160,39 @@ fn limits_text(e: &Estimate, kind: LimitsKind, l: Locale) -> impl IntoView {
                         None => f(l, Key::UtilNone, &[("max", &l.decimal(u.max, 2))]),
                     }}</li>
                 })}
-            }
-            .into_any()
-        }
-        _ => {
-            let frames = e.curve_axis == CurveAxis::Frames;
-            let line = match (e.generation_max, frames) {
-                (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
-                (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
-                (None, false) => t(l, Key::NoImageFits).to_string(),
-                (None, true) => t(l, Key::NoFramesFit).to_string(),
-            };
-            view! { <li data-testid="generation-max">{line}</li> }.into_any()
-        }
+            </ul>
+            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis l=l />
+        </div>
+    }
+    .into_any()
+}
+
+/// For image and video generation: the largest size or frame count that fits, and the chart.
+#[component]
+fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
+    let Some(plan) = e
+        .plan
+        .clone()
+        .filter(|_| matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames))
+    else {
+        return ().into_any();
+    };
+    let frames = e.curve_axis == CurveAxis::Frames;
+    let line = match (e.generation_max, frames) {
+        (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
+        (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
+        (None, false) => t(l, Key::NoImageFits).to_string(),
+        (None, true) => t(l, Key::NoFramesFit).to_string(),
     };
     view! {
-        <h2>{title}</h2>
-        <ul>{lines}</ul>
+        <div class="limits" data-testid="generation-limits">
+            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
+            <ul><li data-testid="generation-max">{line}</li></ul>
+            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
+                max_context=e.generation_max l=l axis=e.curve_axis />
+        </div>
     }
+    .into_any()
 }
 
 #[component]
