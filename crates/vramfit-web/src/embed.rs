@@ -309,20 +309,23 @@ pub fn EmbedPanel(
         .and_then(|href| web_sys::Url::new_with_base("embed.js", &href).ok())
         .map(|u| u.href())
         .unwrap_or_else(|| "embed.js".to_string());
-    let code = Memo::new(move |_| {
+    let loader = StoredValue::new(loader);
+    // Made when read (the open panel, a copy), not on every estimate while the panel is closed.
+    let code = move || {
         current.with(|g| {
             g.as_ref()
-                .map(|(s, _)| snippet(s, l, &loader))
+                .map(|(s, _)| loader.with_value(|loader| snippet(s, l, loader)))
                 .unwrap_or_default()
         })
-    });
+    };
     Effect::new(move |_| {
-        code.track();
+        current.track();
         copied.set(false);
     });
     let copy = move |_| {
         if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&code.get_untracked());
+            let text = untrack(code);
+            let _ = w.navigator().clipboard().write_text(&text);
             copied.set(true);
         }
     };
@@ -331,7 +334,7 @@ pub fn EmbedPanel(
             <div class="embed-panel" data-testid="embed-panel">
                 <label for="embed-snippet">{t(l, Key::EmbedIntro)}</label>
                 <textarea id="embed-snippet" data-testid="embed-snippet" readonly rows="4" spellcheck="false"
-                    prop:value=move || code.get()></textarea>
+                    prop:value=code></textarea>
                 <button type="button" data-testid="copy-snippet" on:click=copy>
                     {move || t(l, if copied.get() { Key::Copied } else { Key::CopyScript })}
                 </button>
