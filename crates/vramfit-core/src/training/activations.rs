@@ -12,7 +12,8 @@
 //!   carries an adapter, the MLP's normed input only if gate / up do, the product only if down does. Without a fused attention kernel
 //!   the scores and their fp32 softmax add `a·s·(c + 4)/t`.
 //! - **BERT encoders** (post-norm, GELU, dropout, eager attention; notes §2 from torch's saved
-//!   tensors): fp32 `66h + 13as`, autocast `42h + 11as`.
+//!   tensors): fp32 `66h + 13as`, autocast `42h + 11as` (torch 1.10's op lists; with torch ≤ 1.9's,
+//!   where GELU is on the fp32 list, `+ 2i` for the fp32 copy of its input it saves).
 //! - **Checkpointing**: selective drops the attention-score term; full keeps each layer's input
 //!   (`c·h`) plus one layer recomputed in backward (`torch.compile` keeps only the matmul inputs of
 //!   the recomputed layer: `c·(2h + q/t + I/t)`).
@@ -91,7 +92,14 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
         } else {
             prod(&[sk, heads, seq])
         };
-        (mul(hk, h), scores)
+        // Torch ≤ 1.9's autocast runs GELU in fp32: it saves a 4-byte cast of its input where
+        // torch 1.10 saves the 2-byte input itself (`autocast_gelu_fp32`).
+        let gelu_fp32 = if !fp32 && t.autocast_gelu_fp32 {
+            mul(2, u64::from(a.intermediate))
+        } else {
+            0
+        };
+        (add(mul(hk, h), gelu_fp32), scores)
     } else {
         decoder_layer(a, t, seq)
     };

@@ -174,6 +174,12 @@ pub struct Train {
     /// allocated between steps, so they coexist with the next forward's activations.
     #[serde(default)]
     pub grads_persist: bool,
+    /// Autocast runs GELU in fp32 (torch ≤ 1.9: `gelu` on the CUDA fp32 op list of
+    /// `aten/src/ATen/autocast_mode.cpp`; pytorch PR #59639 removed it for 1.10). Under an `amp_*`
+    /// precision each GELU then casts its 16-bit input to fp32 and saves that copy, and the next
+    /// linear casts its fp32 output back to 16 bit. Only the GELU layers (BERT encoders) change.
+    #[serde(default)]
+    pub autocast_gelu_fp32: bool,
 }
 
 fn rank() -> u32 {
@@ -212,6 +218,7 @@ impl Default for Train {
             offload_optimizer: false,
             offload_params: false,
             grads_persist: false,
+            autocast_gelu_fp32: false,
         }
     }
 }
