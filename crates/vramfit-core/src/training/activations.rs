@@ -129,9 +129,20 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
     }
 }
 
-/// Logits and loss buffers: `b·s·V/t` in the compute dtype, plus the fp32 upcast and its gradient
-/// (the whole sequence, or one chunk of eight with chunked cross-entropy). Encoders with a
-/// classification head have only `b × labels` logits.
+/// Logits and loss buffers: `b·s·V/t` in the compute dtype, plus what the cross-entropy keeps.
+/// Encoders with a classification head have only `b × labels` logits.
+///
+/// - Whole sequence (eager): `cross_entropy(logits.float())` holds the fp32 upcast and the fp32
+///   log-softmax it saves for backward (`_log_softmax`'s derivative reads `result`, torch
+///   `tools/autograd/derivatives.yaml`) at once: `c + 8` bytes per logit.
+/// - Chunked (torchtune `CEWithChunkedOutputLoss`, eight chunks of tokens), eager: each chunk's
+///   upcast lives only through its log-softmax, but every chunk's fp32 log-softmax stays saved
+///   until backward: `c + 4` per logit, plus one chunk's upcast.
+/// - Chunked and compiled (`training.compile_loss` compiles `compute_cross_entropy`): Inductor
+///   fuses the upcast into the log-softmax reductions and saves only the 16-bit chunk and a
+///   per-token log-sum-exp, and backward writes each chunk's gradient straight in 16 bit: the
+///   logits plus one chunk's gradient. This is what makes chunking pay, as the class's own doc
+///   says ("the CE and upcasting have to be compiled together").
 pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     if a.family.is_encoder() {
         return mul(batch, 2 * 4);
@@ -139,10 +150,10 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     let tp = u64::from(t.tensor_parallel.max(1));
     let elements = div(prod(&[batch, seq, u64::from(a.vocab)]), tp);
     let c = compute_bytes(t);
-    if t.chunked_loss {
-        add(mul(elements, c), div(mul(elements, 8), 8))
-    } else {
-        mul(elements, c + 8)
+    match (t.chunked_loss, t.compiled) {
+        (true, true) => add(mul(elements, c), div(mul(elements, c), 8)),
+        (true, false) => add(mul(elements, c + 4), div(mul(elements, 4), 8)),
+        (false, _) => mul(elements, c + 8),
     }
 }
 

@@ -146,7 +146,8 @@ pub struct Train {
     #[serde(default)]
     pub compiled: bool,
     /// Cross-entropy over chunks of the sequence (torchtune `CEWithChunkedOutputLoss`): the fp32
-    /// logits exist one chunk at a time.
+    /// upcast exists one chunk at a time; with `compiled` the fp32 log-softmax is not saved
+    /// either (see `activations::logits`).
     #[serde(default)]
     pub chunked_loss: bool,
     /// Train only the top N layers (the rest frozen).

@@ -15,8 +15,9 @@
 //! - **Activations** (`activations.rs`): Korthikanti et al. 2022 ("Reducing Activation Recomputation
 //!   in Large Transformer Models") re-derived per family and dtype; flash attention removes the
 //!   `s²` term; full checkpointing keeps each layer's input plus one layer's recompute.
-//! - **Logits**: `b·s·V` in the compute dtype plus the fp32 upcast and its gradient (one chunk of
-//!   eight with torchtune's chunked cross-entropy).
+//! - **Logits**: `b·s·V` in the compute dtype plus what the cross-entropy keeps: the fp32 upcast
+//!   and saved log-softmax; with torchtune's chunked cross-entropy the saved fp32 log-softmax of
+//!   every chunk (eager) or, compiled, one chunk's 16-bit gradient (`activations::logits`).
 //! - **Temporaries**: autocast's cached 16-bit copies of the trainable linear weights during the
 //!   forward (`autocast_mode.cpp cached_cast`); the optimizer step's (foreach AdamW: one moment's
 //!   worth; per-parameter loops: two copies of the largest tensor).
