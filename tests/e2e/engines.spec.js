@@ -66,6 +66,23 @@ test('training mode: knobs change the budget and the peak phase is named', async
   await expect.poll(() => page.url()).toContain('train=');
 });
 
+// torchtune's chunked cross-entropy pays only compiled: in eager mode every chunk's fp32
+// log-softmax stays saved until backward; compiled, only the 16-bit logits do.
+test('training: compiling a chunked cross-entropy shrinks the logits row, and its advice says so', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-8b-instruct&gpu=rtx-4090&lang=en');
+  await page.getByTestId('workload-train').check();
+  await page.getByTestId('method').selectOption('qlora');
+  await page.getByTestId('chunked_loss').check();
+  const logits = page.getByTestId('row-logits').locator('td').first();
+  const gib = async () => parseFloat((await logits.textContent()).replace(',', ''));
+  await expect.poll(gib).toBeGreaterThan(1);
+  const eager = await gib();
+  await page.getByTestId('compiled').check();
+  await expect.poll(gib).toBeLessThan(eager / 2);
+  await page.getByTestId('row-logits').locator('summary').click();
+  await expect(page.getByTestId('row-logits')).toContainText('compiled with torch.compile');
+});
+
 test('image and video generation: pipeline, offload and the largest size that fits', async ({ page }) => {
   await page.goto('./?gpu=rtx-4090&lang=en');
   await page.getByTestId('workload-image').check();

@@ -364,7 +364,7 @@ pub fn text(k: Key) -> &'static str {
         ShrinkAdapters => "Lower the rank or target fewer layers.",
         ShrinkGradients => "LoRA, freezing layers, sharding (ZeRO-2 and up) or stepping the optimizer inside backward.",
         ShrinkOptimizer => "8-bit or paged optimizers, Adafactor, sharding, or CPU offload (slower).",
-        ShrinkLogits => "Chunked cross-entropy, a shorter sequence or a smaller micro-batch.",
+        ShrinkLogits => "Chunked cross-entropy compiled with torch.compile (in eager mode every chunk's fp32 log-softmax stays saved), a shorter sequence or a smaller micro-batch.",
         ShrinkTemporary => "A fused or 8-bit optimizer, or stepping inside backward.",
         ShrinkTextEncoders => "Drop an optional encoder (T5 in SD3.5), use fp8 / NF4, or offload it after encoding.",
         ShrinkDenoiser => "fp8, NF4 or GGUF weights, or model / sequential CPU offload (slower).",
