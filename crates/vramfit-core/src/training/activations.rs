@@ -157,6 +157,30 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     }
 }
 
+/// The largest single block the forward or backward allocates and frees before the optimizer
+/// step (what a step's temporary could reuse): the fp32 attention probabilities of one layer
+/// without a fused kernel, or one logits tensor (per chunk with chunked cross-entropy) with its
+/// fp32 upcast.
+pub fn largest_block(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
+    let tp = u64::from(t.tensor_parallel.max(1));
+    let scores = if t.flash_attention {
+        0
+    } else {
+        div(prod(&[4, batch, u64::from(a.heads), seq, seq]), tp)
+    };
+    let logits = if a.family.is_encoder() {
+        0
+    } else {
+        let elements = div(prod(&[batch, seq, u64::from(a.vocab)]), tp);
+        match (t.chunked_loss, t.compiled) {
+            (true, true) => div(mul(elements, compute_bytes(t)), 8),
+            (true, false) => div(mul(elements, 4), 8),
+            (false, _) => mul(elements, 4),
+        }
+    };
+    scores.max(logits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,9 @@
 //!   every chunk (eager) or, compiled, one chunk's 16-bit gradient (`activations::logits`).
 //! - **Temporaries**: autocast's cached 16-bit copies of the trainable linear weights during the
 //!   forward (`autocast_mode.cpp cached_cast`); the optimizer step's (foreach AdamW: one moment's
-//!   worth; per-parameter loops: two copies of the largest tensor).
+//!   worth; per-parameter loops: two copies of the largest tensor), whose segments a
+//!   per-parameter loop leaves cached beside the next forward (`optimizer::cached_step_segments`,
+//!   counted in the allocator reserve).
 //! - **Sharding** over the data-parallel GPUs `dp = GPUs / (tp · pp)`: ZeRO-1 states, ZeRO-2 also
 //!   gradients, ZeRO-3 / FSDP full shard also weights plus two gathered layers (prefetch), hybrid
 //!   within a group; tensor and pipeline parallel divide the model first. Offload moves states and
@@ -234,9 +236,16 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
         (grads, states_gpu, master_gpu)
     };
     let persisting = if t.grads_persist { grads_c } else { 0 };
+    // A per-parameter step's segments stay cached beside the next forward and backward.
+    let cached_step = optimizer::cached_step_segments(
+        t,
+        largest,
+        state_dtype,
+        activations::largest_block(a, t, inp.sequences, inp.context_tokens),
+    );
     // What each phase holds beside the resident state; the largest sets the peak.
-    let forward = sum([act.total, logits, autocast_cache, persisting]);
-    let backward = sum([grads_c, act.recompute, div(logits, 2)]);
+    let forward = sum([act.total, logits, autocast_cache, persisting, cached_step]);
+    let backward = sum([grads_c, act.recompute, div(logits, 2), cached_step]);
     let step = add(grads_c, step_temp);
     let (phase, _) = [
         (TrainPhase::Forward, forward),
@@ -270,7 +279,15 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
             (ComponentId::CommunicationBuffers, nccl),
             (
                 ComponentId::AllocatorReserve,
-                add(reserve::segments(), div(rounding, shard_params)),
+                sum([
+                    reserve::segments(),
+                    div(rounding, shard_params),
+                    if phase == TrainPhase::OptimizerStep {
+                        0
+                    } else {
+                        cached_step
+                    },
+                ]),
             ),
         ]),
         report: None,

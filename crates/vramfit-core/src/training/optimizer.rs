@@ -2,7 +2,7 @@
 //! AdamW, bitsandbytes `Optimizer2State.init_state` / `update_step`, `Adafactor.step`).
 
 use super::config::{Optimizer, Train};
-use crate::bytes::{add, div_ceil, mul, prod, sum};
+use crate::bytes::{add, div_ceil, mul, prod, round_up, sum, MIB};
 
 /// State bytes for trainable tensors `shapes` (rows × cols, repeated `count` times), with `dtype`
 /// bytes per full-precision state element (4 with fp32 weights or master, 2 for pure bf16).
@@ -43,4 +43,30 @@ pub fn step_temporaries(t: &Train, trainable_local: u64, largest: u64, dtype: u6
         | Optimizer::Sgd
         | Optimizer::SgdMomentum => 0,
     }
+}
+
+/// Segments a per-parameter optimizer step leaves cached for the rest of the run: its temporaries
+/// the size of the largest tensor (two `denom`s of transformers' `AdamW`, Adafactor's fp32 copies)
+/// are requests of 10 MiB and more, which the caching allocator serves from segments of their own
+/// size rounded to 2 MiB when no free block is that large (`c10/cuda/CUDACachingAllocator.cpp`,
+/// `malloc` → `get_free_block` → `alloc_block`). The next step's forward repeats the first
+/// step's allocations, which the blocks it freed fit exactly (best fit), so those segments stay
+/// reserved and idle beside the forward's peak. No such segments when a block freed before the
+/// step (`largest_activation`, one tensor) already holds them, with foreach or 8-bit steps (no
+/// tensor-sized temporaries), in backward (`optimizer_in_backward`) or under sharding (the step
+/// runs on flat partitions).
+pub fn cached_step_segments(t: &Train, largest: u64, dtype: u64, largest_activation: u64) -> u64 {
+    if t.optimizer_in_backward || t.sharding != super::config::Sharding::Ddp {
+        return 0;
+    }
+    let block = match t.optimizer {
+        Optimizer::Adamw | Optimizer::Lion if !t.foreach => mul(largest, dtype),
+        Optimizer::Adafactor => mul(largest, 4),
+        _ => return 0,
+    };
+    let block = round_up(block, 2 * MIB);
+    if block < 10 * MIB || block <= largest_activation {
+        return 0;
+    }
+    mul(2, block)
 }
