@@ -70,3 +70,61 @@ pub fn cached_step_segments(t: &Train, largest: u64, dtype: u64, largest_activat
     }
     mul(2, block)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::training::config::Sharding;
+
+    /// BERT-large's word embeddings: 30,522 × 1,024 fp32 = 119.2 MiB, a 120 MiB segment each.
+    const EMBEDDINGS: u64 = 30_522 * 1_024;
+
+    #[test]
+    fn a_per_parameter_step_leaves_two_largest_tensor_segments_cached() {
+        let per_param = Train {
+            foreach: false,
+            ..Train::default()
+        };
+        assert_eq!(
+            cached_step_segments(&per_param, EMBEDDINGS, 4, 64 * MIB),
+            240 * MIB
+        );
+        let adafactor = Train {
+            optimizer: Optimizer::Adafactor,
+            ..Train::default()
+        };
+        assert_eq!(
+            cached_step_segments(&adafactor, EMBEDDINGS, 2, 0),
+            240 * MIB
+        );
+    }
+
+    #[test]
+    fn no_cached_step_segments_where_a_freed_block_or_the_step_holds_them() {
+        let per_param = Train {
+            foreach: false,
+            ..Train::default()
+        };
+        // A freed activation block as large: the temporaries reuse it.
+        assert_eq!(
+            cached_step_segments(&per_param, EMBEDDINGS, 4, 120 * MIB),
+            0
+        );
+        // Foreach and 8-bit steps have no tensor-sized temporaries; sharded steps run on flat
+        // partitions; small tensors share the 20 MiB segments.
+        assert_eq!(cached_step_segments(&Train::default(), EMBEDDINGS, 4, 0), 0);
+        let eight_bit = Train {
+            optimizer: Optimizer::Adamw8bit,
+            ..per_param.clone()
+        };
+        assert_eq!(cached_step_segments(&eight_bit, EMBEDDINGS, 4, 0), 0);
+        let zero2 = Train {
+            sharding: Sharding::Zero2,
+            ..per_param.clone()
+        };
+        assert_eq!(cached_step_segments(&zero2, EMBEDDINGS, 4, 0), 0);
+        assert_eq!(cached_step_segments(&per_param, 1_000_000, 4, 0), 0);
+        // Saturating on absurd sizes.
+        assert!(cached_step_segments(&per_param, u64::MAX, 4, 0) >= u64::MAX / 2);
+    }
+}
