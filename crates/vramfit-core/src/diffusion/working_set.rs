@@ -97,10 +97,14 @@ pub(super) fn text_activations(
 /// T5's feed-forward in a later layer (traced): the relative-position bias computed by the first
 /// layer stays for all (`bias`), the stack holds the embedding output and the block's input, the
 /// block its post-attention residual and the norm's output; `T5DenseGatedActDense` holds the
-/// GELU branch, the linear branch and their product (3 × d_ff). Loaded as fp16, `wo` stays fp32
-/// (`_keep_in_fp32_modules`): the product is cast to fp32 beside them (+ 4 bytes × d_ff) and the
-/// residual stream becomes fp32 from the first feed-forward on (the block's input and residual
-/// at 4 bytes). 0 for other encoders (no `ff`).
+/// GELU branch, the linear branch and their product (3 × d_ff). Inside the GELU (transformers
+/// `NewGELUActivation`: `0.5 * input * (1.0 + torch.tanh(… (input + 0.044715 *
+/// torch.pow(input, 3.0))))`) `wi_0`'s output, `0.5 * input` and two temporaries of the tanh
+/// term are live: 4 × d_ff, the 16-bit peak (traced, CogVideoX-5b's bf16 T5 at 226 tokens).
+/// Loaded as fp16, `wo` stays fp32 (`_keep_in_fp32_modules`): the product is cast to fp32
+/// beside them (3 × d_ff + 4 bytes × d_ff, above the GELU's) and the residual stream becomes
+/// fp32 from the first feed-forward on (the block's input and residual at 4 bytes). 0 for other
+/// encoders (no `ff`).
 fn t5_feed_forward(part: &Part, format: PipelinePartFormat, bias: u64) -> u64 {
     if part.ff == 0 {
         return 0;
@@ -108,9 +112,9 @@ fn t5_feed_forward(part: &Part, format: PipelinePartFormat, bias: u64) -> u64 {
     let b = format.act();
     let wo32 = format == PipelinePartFormat::Fp16 && part.fp32_keep > 0;
     let (ff_bytes, stream_bytes) = if wo32 {
-        (3 * b + 4, 2 * b + 2 * 4)
+        ((3 * b + 4).max(4 * b), 2 * b + 2 * 4)
     } else {
-        (3 * b, 4 * b)
+        (4 * b, 4 * b)
     };
     let per_token = add(
         mul(u64::from(part.ff), ff_bytes),
