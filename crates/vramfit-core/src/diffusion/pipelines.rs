@@ -215,6 +215,10 @@ pub struct Pipeline {
     /// (image, text tokens; ×10; 0: none): CogVideoX 5B's RoPE on the image keys, where its
     /// feed-forward peak is the first. The block's working set is the larger of the two.
     pub rope_x10: (u32, u32),
+    /// Bytes per image token of position tables the pipeline builds once before the loop, for
+    /// the whole batch (CogVideoX 5B's `_prepare_rotary_positional_embeddings`: fp32 cos and sin
+    /// of head_dim 64 = 512; traced); 0: none.
+    pub rope_table: u32,
     /// UNet levels (empty for transformers).
     pub unet: &'static [UnetLevel],
     /// Which code runs it.
@@ -458,6 +462,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         text_x10: 0,
         block_extra: 0,
         rope_x10: (0, 0),
+        rope_table: 0,
         unet: &[],
         runtime: Runtime::Diffusers,
         vae: vae2d(1024, false),
@@ -664,6 +669,7 @@ const fn cog(
         block_x10: 120,
         text_x10: 130,
         rope_x10: if rope { (130, 60) } else { (0, 0) },
+        rope_table: if rope { 2 * 64 * 4 } else { 0 },
         vae: COG_VAE,
         source: source!(
             "THUDM/CogVideoX-2b / -5b {transformer,vae}/config.json; diffusers 0.42.1 CogVideoXPipeline / AutoencoderKLCogVideoX (traced); THUDM/CogVideo README"
