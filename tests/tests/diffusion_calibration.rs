@@ -5,7 +5,8 @@
 //! (without the CUDA context) or the device total of a README (everything; such READMEs print
 //! binary GB, as `nvidia-smi` MiB / 1024). The same model serves every case; nothing is fitted to
 //! one. Cases whose miss comes from a mechanism the model does not have are printed and kept out of
-//! the assertion with the reason (at most two).
+//! the assertion with the reason (at most four: the official HunyuanVideo code, and CogVideoX
+//! measured on diffusers 0.30, whose VAE the model no longer follows).
 
 use vramfit_core::bytes::GIB;
 use vramfit_core::{
@@ -61,6 +62,12 @@ fn cases() -> Vec<Case> {
     };
     let hunyuan_official = "Tencent/HunyuanVideo README 'Requirements' table (batch 1, official code, transformer kept on the GPU, VAE tiling)";
     let hunyuan_reason = "official HunyuanVideo code: the two points imply 25.6 GB of weights + 95 B per hidden unit per token, 3× the diffusers-style block count used here; its block was not traced";
+    // diffusers-torchao's CogVideoX runs (September 2024, "updated diffusers") used the 0.30
+    // `AutoencoderKLCogVideoX`: each `CogVideoXCausalConv3d` replaced its `self.conv_cache` in
+    // place (`_clear_fake_context_parallel_cache()`, then the new clone). Since 0.31 the caches are
+    // returned and passed to the next decoder call, so the previous call's caches live beside the
+    // new ones; the core follows the traced 0.42.1 (`working_set::cog_decoder`).
+    let cog_reason = "measured on diffusers 0.30, whose CogVideoX VAE replaced each causal conv's cache in place; the model follows the traced 0.42.1 decode, where a decoder call holds the previous call's caches beside its own (+51 maps of the 128-channel stage, +4.2 GiB at 720×480). The same decoder structure with one cache per conv gives about 11.8 GiB of decode tensors and workspace above the weights, the published runs 11.98 (31.746 − 19.764 and 24.511 − 12.535)";
     vec![
         Case { name: "SDXL fp32, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 28.09, basis: Basis::Allocated, generation: sdxl(PipelinePartFormat::Fp32, Attention::Naive), excluded: None },
         Case { name: "SDXL fp16, naive attention, 4×1024²", source: SDXL_BLOG, published_gib: 21.72, basis: Basis::Allocated, generation: sdxl(PipelinePartFormat::Fp16, Attention::Naive), excluded: None },
@@ -79,7 +86,7 @@ fn cases() -> Vec<Case> {
             published_gib: 31.746,
             basis: Basis::Allocated,
             generation: gen("cogvideox-5b", 720, 480, 49),
-            excluded: None,
+            excluded: Some(cog_reason),
         },
         Case {
             name: "CogVideoX-2b fp16, 720×480×49",
@@ -87,7 +94,7 @@ fn cases() -> Vec<Case> {
             published_gib: 24.511,
             basis: Basis::Allocated,
             generation: Generation { text_encoder_format: Some(PipelinePartFormat::Bf16), ..gen("cogvideox-2b", 720, 480, 49) },
-            excluded: None,
+            excluded: Some(cog_reason),
         },
         Case {
             name: "Wan2.1 T2V-1.3B 832×480×81, --offload_model --t5_cpu",
@@ -195,7 +202,7 @@ fn diffusion_calibration() {
         }
     }
     println!("{table}");
-    assert!(cases.len() >= 10 && cases.iter().filter(|c| c.excluded.is_some()).count() <= 2);
+    assert!(cases.len() >= 10 && cases.iter().filter(|c| c.excluded.is_some()).count() <= 4);
     assert!(failures.is_empty(), "beyond 15 %: {failures:?}");
     if let Err(e) = vramfit_tests::sync_readme_section("accuracy-diffusion", &table) {
         panic!("{e}");

@@ -262,6 +262,21 @@ WAN22_VAE = dict(base_dim=160, decoder_base_dim=256, z_dim=48, dim_mult=[1, 2, 4
                  is_residual=True)
 WAN_VAE = dict(base_dim=96, z_dim=16, dim_mult=[1, 2, 4, 4], num_res_blocks=2, attn_scales=[],
                temperal_downsample=[False, True, True], dropout=0.0)
+# THUDM/CogVideoX-2b / -5b transformer/config.json and vae/config.json (the 5b: 48 heads, 42
+# layers, 3D RoPE instead of the sincos table, VAE scaling_factor 0.7).
+COGX_2B = dict(num_attention_heads=30, attention_head_dim=64, in_channels=16, out_channels=16,
+               flip_sin_to_cos=True, freq_shift=0, time_embed_dim=512, text_embed_dim=4096, num_layers=30,
+               dropout=0.0, attention_bias=True, sample_width=90, sample_height=60, sample_frames=49,
+               patch_size=2, temporal_compression_ratio=4, max_text_seq_length=226,
+               activation_fn="gelu-approximate", timestep_activation_fn="silu", norm_elementwise_affine=True,
+               norm_eps=1e-5, spatial_interpolation_scale=1.875, temporal_interpolation_scale=1.0,
+               use_rotary_positional_embeddings=False)
+COGX_5B = dict(COGX_2B, num_attention_heads=48, num_layers=42, use_rotary_positional_embeddings=True)
+COGX_VAE = dict(in_channels=3, out_channels=3, down_block_types=["CogVideoXDownBlock3D"] * 4,
+                up_block_types=["CogVideoXUpBlock3D"] * 4, block_out_channels=[128, 256, 256, 512],
+                latent_channels=16, layers_per_block=3, act_fn="silu", norm_eps=1e-6, norm_num_groups=32,
+                temporal_compression_ratio=4, sample_height=480, sample_width=720, scaling_factor=1.15258426,
+                force_upcast=True, use_quant_conv=False, use_post_quant_conv=False)
 
 SOURCES = {
     "sd15": "stable-diffusion-v1-5/stable-diffusion-v1-5 {text_encoder,unet,vae}/config.json",
@@ -276,6 +291,8 @@ SOURCES = {
     "sd35-large": "stabilityai/stable-diffusion-3.5-large {text_encoder,text_encoder_2,text_encoder_3,transformer,vae}/config.json",
     "wan21-t2v-1.3b": "Wan-AI/Wan2.1-T2V-1.3B-Diffusers {text_encoder,transformer,vae}/config.json",
     "wan21-t2v-14b": "Wan-AI/Wan2.1-T2V-14B-Diffusers {text_encoder,transformer,vae}/config.json",
+    "cogvideox-2b": "THUDM/CogVideoX-2b {text_encoder,transformer,vae}/config.json",
+    "cogvideox-5b": "THUDM/CogVideoX-5b {text_encoder,transformer,vae}/config.json",
 }
 
 
@@ -859,6 +876,96 @@ class Wan22TI2V(Wan):
         super().__init__(WAN22_5B, torch.bfloat16, WAN22_VAE)
 
 
+class CogVideoX(Pipe):
+    """diffusers CogVideoXPipeline: T5-XXL (226 tokens) in the pipeline's dtype, batched CFG
+    (`torch.cat([latents] * 2)`, the embeddings `torch.cat([negative, prompt])`), latents
+    (batch, latent frames, 16, H/8, W/8) in the prompt embeddings' dtype, the 5b's 3D RoPE tables
+    (fp32 cos / sin per token, made before the loop); the noise prediction `.float()`-ed, guided,
+    stepped in fp32 and cast back. Decode: `decode_latents` (permute, `1 / scaling_factor *`),
+    `AutoencoderKLCogVideoX.decode` in the VAE's 16-bit dtype (2 latent frames per decoder call,
+    the causal-conv caches passed from call to call; `tiled_decode` with tiling, `z.split(1)` with
+    slicing), then the denormalisation on the GPU."""
+
+    id = "cogvideox-2b"
+    video = True
+    video_slicing = True
+    batches = [1, 2]
+    points = [(720, 480, 49), (480, 320, 49), (720, 480, 13), (720, 480, 25)]
+    untiled_points = ()
+    temporal = 4
+
+    def __init__(self, cfg_t=COGX_2B, dtype=torch.float16, scaling=1.15258426):
+        super().__init__()
+        self.dtype = dtype
+        cls, c = t5(T5_XXL)
+        self.add("t5_xxl", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser", build(diffusers.CogVideoXTransformer3DModel, cfg_t, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLCogVideoX, dict(COGX_VAE, scaling_factor=scaling), dtype))
+        self.offload_seq = ["t5_xxl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["t5_xxl"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        pe = self.parts["t5_xxl"](ids(1, 226))[0].to(self.dtype)
+        return pe.repeat(1, batch, 1).view(batch, 226, -1)
+
+    def text(self, batch, cfg):
+        pe = self._encode(batch)
+        if cfg:
+            ne = self._encode(batch)
+            pe = torch.cat([ne, pe], dim=0)
+        return pe
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lf = (frames - 1) // 4 + 1
+        b2 = batch * (2 if cfg else 1)
+        pe = torch.empty((b2, 226, 4096), dtype=self.dtype, device=META)
+        lat = torch.empty((batch, lf, 16, h // 8, w // 8), dtype=self.dtype, device=META)
+        tr = self.parts["transformer"]
+        rope = None
+        if tr.config.use_rotary_positional_embeddings:
+            from diffusers.models.embeddings import get_3d_rotary_pos_embed
+            from diffusers.pipelines.cogvideo.pipeline_cogvideox import get_resize_crop_region_for_grid
+            gh, gw = h // 16, w // 16
+            crops = get_resize_crop_region_for_grid((gh, gw), 90 // 2, 60 // 2)
+            rope = get_3d_rotary_pos_embed(embed_dim=64, crops_coords=crops, grid_size=(gh, gw),
+                                           temporal_size=lf, device=META)
+        inp = torch.cat([lat] * 2) if cfg else lat
+        t = torch.empty((), dtype=torch.int64, device=META).expand(inp.shape[0])
+        noise = tr(hidden_states=inp, encoder_hidden_states=pe, timestep=t, image_rotary_emb=rope,
+                   return_dict=False)[0]
+        del inp
+        noise = noise.float()
+        if cfg:
+            u, c = noise.chunk(2)
+            noise = u + 6.0 * (c - u)
+        return step_ddim(noise, lat).to(self.dtype), rope
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lf = (frames - 1) // 4 + 1
+        lat = torch.empty((batch, lf, 16, h // 8, w // 8), dtype=self.dtype, device=META)
+        lat = 1 / vae.config.scaling_factor * lat.permute(0, 2, 1, 3, 4)
+        if tiling:
+            vae.enable_tiling()
+        else:
+            vae.disable_tiling()
+        video = vae.decode(lat, return_dict=False)[0]
+        del lat
+        # video_processor.postprocess_video: denormalize on the GPU
+        out = (video * 0.5 + 0.5).clamp(0, 1)
+        del video
+        return out
+
+
+class CogVideoX5B(CogVideoX):
+    id = "cogvideox-5b"
+
+    def __init__(self):
+        super().__init__(COGX_5B, torch.bfloat16, 0.7)
+
+
 PIPES = {
     "sd15": lambda: SD15(),
     "sdxl": lambda: SDXL(),
@@ -872,6 +979,8 @@ PIPES = {
     "sd35-large": lambda: type("SD3L", (SD3,), {"id": "sd35-large"})(SD35_LARGE, torch.bfloat16),
     "wan21-t2v-1.3b": lambda: Wan(),
     "wan21-t2v-14b": lambda: type("Wan14", (Wan,), {"id": "wan21-t2v-14b"})(WAN_14B),
+    "cogvideox-2b": lambda: CogVideoX(),
+    "cogvideox-5b": lambda: CogVideoX5B(),
 }
 
 # --- sweep ---------------------------------------------------------------------------------------
@@ -1064,7 +1173,7 @@ def run(pid: str, quick: bool) -> dict:
             modes = [(False, False)]
             if b == 1 and (w, h, f) not in getattr(p, "untiled_points", ()):
                 modes.append((True, False))
-            if b == batches[-1] and b > 1 and not p.video:
+            if b == batches[-1] and b > 1 and (not p.video or getattr(p, "video_slicing", False)):
                 modes.append((False, True))
             for tiling, slicing in modes:
                 p.decode_setup()

@@ -12,7 +12,7 @@
 //! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
-//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, and the CLIP / T5 / VAE
+//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, CogVideoX 2B / 5B, and the CLIP / T5 / VAE
 //!   counts every pipeline shares: meta instantiation of diffusers 0.42.1 / transformers 5.23.0
 //!   from the published `config.json` values (`tools/trace/trace.py`, recorded as `param_count`
 //!   in `tests/traces/diffusion/*.json`); each entry's `source` names its config. Qwen2.5-VL-7B
@@ -148,6 +148,13 @@ pub struct VaeDecode {
     /// (`clear_cache()` per tile) and all kept until the blend. Without it, a video VAE follows
     /// the generic rule: the decoded video and its `torch.cat`; tiles with a 0.25 overlap.
     pub wan_loop: bool,
+    /// The CogVideoX decode loop (diffusers 0.42 `AutoencoderKLCogVideoX._decode` /
+    /// `tiled_decode`; traced): 2 latent frames per `CogVideoXDecoder3D` call (the first call
+    /// takes the odd one more), the causal-conv caches returned by one call and passed to the
+    /// next, so the previous call's caches live beside the new ones; the decoded chunks kept in a
+    /// list until `torch.cat`. The decoder's structure is `working_set::cog_decoder`'s; the
+    /// fields above only give the tile and the workspace.
+    pub cog_loop: bool,
 }
 
 /// A pipeline of the catalog.
@@ -204,6 +211,14 @@ pub struct Pipeline {
     pub text_x10: u32,
     /// Further bytes per token at the block peak (Wan's complex128 RoPE table row).
     pub block_extra: u32,
+    /// A second place in the block whose live copies can exceed `block_x10` / `text_x10`
+    /// (image, text tokens; ×10; 0: none): CogVideoX 5B's RoPE on the image keys, where its
+    /// feed-forward peak is the first. The block's working set is the larger of the two.
+    pub rope_x10: (u32, u32),
+    /// Bytes per image token of position tables the pipeline builds once before the loop, for
+    /// the whole batch (CogVideoX 5B's `_prepare_rotary_positional_embeddings`: fp32 cos and sin
+    /// of head_dim 64 = 512; traced); 0: none.
+    pub rope_table: u32,
     /// UNet levels (empty for transformers).
     pub unet: &'static [UnetLevel],
     /// Which code runs it.
@@ -372,6 +387,7 @@ const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
         tile: (tile, tile),
         upcast,
         wan_loop: false,
+        cog_loop: false,
     }
 }
 
@@ -445,6 +461,8 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         block_x10: 170,
         text_x10: 0,
         block_extra: 0,
+        rope_x10: (0, 0),
+        rope_table: 0,
         unet: &[],
         runtime: Runtime::Diffusers,
         vae: vae2d(1024, false),
@@ -491,6 +509,7 @@ const WAN_VAE: VaeDecode = VaeDecode {
     tile: (256, 256),
     upcast: false,
     wan_loop: true,
+    cog_loop: false,
 };
 
 /// Wan official DiT block peak (`wan/modules/model.py`): fp32 residual, fp32 modulated input,
@@ -557,6 +576,7 @@ const QWEN_VAE: VaeDecode = VaeDecode {
     tile: (256, 256),
     upcast: false,
     wan_loop: false,
+    cog_loop: false,
 };
 
 /// Wan 2.2's VAE in diffusers (`AutoencoderKLWan` with `patch_size` 2, fp32): the decoder's last
@@ -575,6 +595,7 @@ const WAN22_VAE: VaeDecode = VaeDecode {
     tile: (256, 256),
     upcast: false,
     wan_loop: true,
+    cog_loop: false,
 };
 
 const WAN_T5: Part = Part {
@@ -593,24 +614,41 @@ const WAN_VAE_PART: Part = Part {
 };
 const WAN14: u64 = 14_288_491_584;
 
-/// CogVideoX (diffusers 0.30 `AutoencoderKLCogVideoX._decode`, 16-bit): frame batches of 2 latent
-/// frames (8 output frames). Peak at `up_blocks[2].upsamplers[0].conv`: input 4, interpolated 16,
-/// output 16 and workspace 32 = 68 maps of 128 channels per 8 frames (8.5 per frame). Caches kept
-/// between batches: 2-frame inputs of the k=3 causal convs (18 at H, 8 at H/2, 2 at H/4, 1.5 at
-/// H/8) and the k=1 `conv_y`/`conv_b` clones of the 16-channel zq (18 + 4 + 0.5) = 52 maps.
+/// CogVideoX (diffusers 0.42.1 `AutoencoderKLCogVideoX`, 16-bit; traced): the decode loop is
+/// `working_set::cog_decoder` (`cog_loop`); the stage is the last up block's 128 channels at full
+/// resolution, 8 output frames per decoder call. The cuDNN workspace at the peak conv (in + out
+/// of a full-resolution conv, not traced) stays 2 maps per frame. Tiling: `tile_sample_min_*` =
+/// `sample_height / 2` × `sample_width / 2` = 240 × 360 px.
 const COG_VAE: VaeDecode = VaeDecode {
     stage_channels: 128,
     stage_downscale: 1,
-    live_x100: 650,
+    live_x100: 0,
     workspace_x100_16: 200,
     workspace_x100_32: 0,
-    cache_x100: 5200,
+    cache_x100: 0,
     chunk_frames: 8,
     tile: (240, 360),
     upcast: false,
     wan_loop: false,
+    cog_loop: true,
 };
 
+/// `AutoencoderKLCogVideoX` (THUDM/CogVideoX-2b and -5b `vae/config.json`; meta count).
+const COG_VAE_PARAMS: u64 = 215_583_907;
+
+/// CogVideoX's pipeline settings (diffusers `CogVideoXPipeline`, `CogVideoXTransformer3DModel`:
+/// the 226 prompt tokens join the image tokens; batched CFG). The block (traced, diffusers
+/// 0.42.1) peaks in its feed-forward (`FeedForward` with tanh GELU): the 4·d projection and its
+/// activation (8 copies of the hidden state per token) beside the block's input (held by the
+/// caller; the patch embedding's output in the first block), the attention output (`to_out`,
+/// whose split views the block keeps), the updated stream, and the `torch.cat` of the
+/// `norm2` outputs the feed-forward takes = 12 per image token; a text token also keeps its
+/// `norm2` output (13). The 5B's 3D RoPE (`apply_rotary_emb` on the image tokens' q, then k)
+/// peaks higher (`rope_x10`): `x.float() * cos`, `x_rotated.float()` and their products, 3 fp32
+/// copies = 6, the bf16 `x_rotated` 1, q and k after `norm_q` / `norm_k`, v, the concatenated
+/// `norm1` output the attention takes, `norm1`'s image output and the block's input = 13 per
+/// image token, 6 per text token (unrotated). `leaf`: the feed-forward's `proj` (d → 4·d);
+/// the VAE's, a 512-channel 3×3×3 conv (meta-device chains).
 const fn cog(
     id: &'static str,
     name: &'static str,
@@ -618,6 +656,7 @@ const fn cog(
     d: u32,
     layers: u32,
     heads: u32,
+    rope: bool,
 ) -> Pipeline {
     Pipeline {
         video: true,
@@ -627,11 +666,32 @@ const fn cog(
         denoiser_heads: heads,
         text_tokens: 226,
         joint_text: true,
+        block_x10: 120,
+        text_x10: 130,
+        rope_x10: if rope { (130, 60) } else { (0, 0) },
+        rope_table: if rope { 2 * 64 * 4 } else { 0 },
         vae: COG_VAE,
         source: source!(
-            "diffusers CogVideoXPipeline / AutoencoderKLCogVideoX; THUDM/CogVideo README"
+            "THUDM/CogVideoX-2b / -5b {transformer,vae}/config.json; diffusers 0.42.1 CogVideoXPipeline / AutoencoderKLCogVideoX (traced); THUDM/CogVideo README"
         ),
         ..base(id, name, parts)
+    }
+}
+
+/// CogVideoX's transformer: its feed-forward's `proj` is the largest chain of direct parameters
+/// (d × 4·d + 4·d, meta count).
+const fn cog_dn(params: u64, f: PipelinePartFormat, blocks: u32, buffers: u64, d: u64) -> Part {
+    Part {
+        leaf: d * 4 * d + 4 * d,
+        ..dn("transformer", params, f, blocks, buffers)
+    }
+}
+
+/// CogVideoX's VAE: the largest chain is a 512-channel 3×3×3 conv (7,078,400, meta count).
+const fn cog_vae(f: PipelinePartFormat) -> Part {
+    Part {
+        leaf: 7_078_400,
+        ..vae(COG_VAE_PARAMS, f)
     }
 }
 
@@ -848,8 +908,9 @@ pub static PIPELINES: &[Pipeline] = &[
             vae(246_500_000, Fp16),
         ])
     },
-    cog("cogvideox-2b", "CogVideoX 2B", &[t5(226, Fp16), dn("transformer", 1_693_800_000, Fp16, 30, 34_100_000), vae(215_600_000, Fp16)], 1920, 30, 30),
-    cog("cogvideox-5b", "CogVideoX 5B", &[t5(226, Bf16), dn("transformer", 5_570_300_000, Bf16, 42, 0), vae(215_600_000, Bf16)], 3072, 42, 48),
+    // 2B: the 3D sincos position table (1, 226 + 13 × 30 × 45, 1920) is a buffer.
+    cog("cogvideox-2b", "CogVideoX 2B", &[t5(226, Fp16), cog_dn(1_693_783_872, Fp16, 30, 34_129_920, 1920), cog_vae(Fp16)], 1920, 30, 30, false),
+    cog("cogvideox-5b", "CogVideoX 5B", &[t5(226, Bf16), cog_dn(5_570_283_072, Bf16, 42, 0, 3072), cog_vae(Bf16)], 3072, 42, 48, true),
     Pipeline {
         video: true,
         vae_factor: 32,

@@ -97,10 +97,14 @@ pub(super) fn text_activations(
 /// T5's feed-forward in a later layer (traced): the relative-position bias computed by the first
 /// layer stays for all (`bias`), the stack holds the embedding output and the block's input, the
 /// block its post-attention residual and the norm's output; `T5DenseGatedActDense` holds the
-/// GELU branch, the linear branch and their product (3 × d_ff). Loaded as fp16, `wo` stays fp32
-/// (`_keep_in_fp32_modules`): the product is cast to fp32 beside them (+ 4 bytes × d_ff) and the
-/// residual stream becomes fp32 from the first feed-forward on (the block's input and residual
-/// at 4 bytes). 0 for other encoders (no `ff`).
+/// GELU branch, the linear branch and their product (3 × d_ff). Inside the GELU (transformers
+/// `NewGELUActivation`: `0.5 * input * (1.0 + torch.tanh(… (input + 0.044715 *
+/// torch.pow(input, 3.0))))`) `wi_0`'s output, `0.5 * input` and two temporaries of the tanh
+/// term are live: 4 × d_ff, the 16-bit peak (traced, CogVideoX-5b's bf16 T5 at 226 tokens).
+/// Loaded as fp16, `wo` stays fp32 (`_keep_in_fp32_modules`): the product is cast to fp32
+/// beside them (3 × d_ff + 4 bytes × d_ff, above the GELU's) and the residual stream becomes
+/// fp32 from the first feed-forward on (the block's input and residual at 4 bytes). 0 for other
+/// encoders (no `ff`).
 fn t5_feed_forward(part: &Part, format: PipelinePartFormat, bias: u64) -> u64 {
     if part.ff == 0 {
         return 0;
@@ -108,9 +112,9 @@ fn t5_feed_forward(part: &Part, format: PipelinePartFormat, bias: u64) -> u64 {
     let b = format.act();
     let wo32 = format == PipelinePartFormat::Fp16 && part.fp32_keep > 0;
     let (ff_bytes, stream_bytes) = if wo32 {
-        (3 * b + 4, 2 * b + 2 * 4)
+        ((3 * b + 4).max(4 * b), 2 * b + 2 * 4)
     } else {
-        (3 * b, 4 * b)
+        (4 * b, 4 * b)
     };
     let per_token = add(
         mul(u64::from(part.ff), ff_bytes),
@@ -180,7 +184,11 @@ pub(super) fn denoise_activations(
         let copies_x10 = add(
             mul(image_tokens, u64::from(p.block_x10)),
             mul(joint, u64::from(text_x10)),
-        );
+        )
+        .max(add(
+            mul(image_tokens, u64::from(p.rope_x10.0)),
+            mul(joint, u64::from(p.rope_x10.1)),
+        ));
         let block = add(
             div(prod(&[copies_x10, u64::from(p.denoiser_hidden), b]), 10),
             mul(tokens, u64::from(p.block_extra)),
@@ -264,7 +272,9 @@ pub(super) fn denoise_activations(
     // The prompt's embeddings and, under CFG, the negative prompt's (batched or not).
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
     let embeds = prod(&[prompts, s.batch, text, u64::from(p.text_dim), 2]);
-    let total = sum([work, latents, embeds]);
+    // Position tables built once for the batch (CogVideoX 5B's RoPE cos / sin).
+    let tables = mul(image_tokens, u64::from(p.rope_table));
+    let total = sum([work, latents, embeds, tables]);
     let at_upcast = if p.unet.is_empty() {
         div(mul(total, 14), 17)
     } else {
@@ -349,6 +359,21 @@ pub(super) fn decode_activations(
         div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
         div(mul(map, u64::from(v.cache_x100)), 100),
     );
+    if v.cog_loop {
+        let (one, decoded) = if tiled {
+            cog_tiles(g, b, s.latent_frames, v.tile)
+        } else {
+            cog_decoder(s.latent_frames, h, w, b)
+        };
+        // The decoded frames (the latent frames' own count: 13 frames decode as 16).
+        let video = prod(&[3, decoded, h, w, b]);
+        // Slicing (`z.split(1)`) keeps the videos decoded before; the end holds the decoded
+        // videos, their `torch.cat` and the postprocessing's copies (3 videos).
+        return (
+            add(mul(streams, one), mul(s.batch - streams, video)).max(prod(&[3, s.batch, video])),
+            div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
+        );
+    }
     if v.wan_loop {
         let one = if tiled {
             wan_tiles(p, g, b, chunk)
@@ -418,4 +443,119 @@ fn wan_tiles(p: &Pipeline, g: &Generation, b: u64, chunk: u64) -> u64 {
     }
     let out_one = prod(&[pixel, u64::from(g.height), u64::from(g.width)]);
     peak.max(add(done, mul(3, out_one)))
+}
+
+/// CogVideoX's decoder levels (diffusers 0.42.1 `CogVideoXDecoder3D` for the published
+/// `block_out_channels` [128, 256, 256, 512], `layers_per_block` 3: 4 resnets per up block, 2 in
+/// the mid block, 16 latent channels; counted on the meta-device model): (downscale from the
+/// output, `compress_time` upsamplers before the level, the summed input channels of its
+/// kernel-3 causal convs, its spatial norms).
+const COG_LEVELS: [(u64, u32, u64, u64); 4] = [
+    // `conv_in` (16), the mid block's 2 resnets and `up_blocks[0]`'s 4 (2 convs each, 512).
+    (8, 0, 16 + 12 * 512, 12),
+    // `up_blocks[1]`: `resnets[0].conv1` takes 512 channels, its other 7 convs 256.
+    (4, 1, 512 + 7 * 256, 8),
+    // `up_blocks[2]`: 8 convs of 256 (its upsampler doubles the size, not the frames).
+    (2, 2, 8 * 256, 8),
+    // `up_blocks[3]`: `resnets[0].conv1` takes 256, 7 convs of 128, and `conv_out`'s 128;
+    // `norm_out` is the ninth spatial norm.
+    (1, 2, 256 + 8 * 128, 9),
+];
+
+/// Frames after a `CogVideoXUpsample3D` with `compress_time`: an odd chunk keeps its first
+/// frame and doubles the rest (`x_first`, `x_rest`), an even one doubles, one frame stays one.
+fn cog_up(f: u64) -> u64 {
+    if f > 1 && f % 2 == 1 {
+        2 * f - 1
+    } else if f > 1 {
+        2 * f
+    } else {
+        f
+    }
+}
+
+/// The caches one CogVideoX decoder call of `l` latent frames returns for an `h` × `w` output
+/// (`CogVideoXCausalConv3d.forward`: `inputs[:, :, -time_kernel_size + 1:].clone()`): every
+/// kernel-3 conv keeps the last 2 frames of its input; the kernel-1 `conv_y` and `conv_b` of
+/// every `CogVideoXSpatialNorm3D` keep a clone of their whole input (the slice `-1 + 1:` starts at
+/// 0), the zq latents interpolated to the level: 16 channels × the level's frames each.
+fn cog_caches(l: u64, h: u64, w: u64, b: u64) -> u64 {
+    COG_LEVELS
+        .iter()
+        .map(|&(ds, ups, k3, norms)| {
+            let frames = (0..ups).fold(l, |f, _| cog_up(f));
+            let channel_frames = add(mul(2, k3), prod(&[2, norms, 16, frames]));
+            prod(&[channel_frames, h / ds, w / ds, b])
+        })
+        .fold(0, add)
+}
+
+/// One video's `AutoencoderKLCogVideoX._decode` at `h` × `w` (diffusers 0.42.1; traced at
+/// 720 × 480 and 480 × 320, 13 to 49 frames, and on its tiles): `num_latent_frames_batch_size`
+/// = 2 latent frames per decoder call, the first call taking the odd one more; the caches a call
+/// returns are passed to the next (`conv_cache`), so the previous call's caches stay live while
+/// the call makes its own. Each call peaks in `up_blocks[3].resnets[3].norm2`, at
+/// `norm_f * conv_y + conv_b`, where live per output frame at full resolution: the upsampler's
+/// 256-channel output (held by the decoder's call to the block), the resnet's input, `conv1`'s
+/// output, `conv_y`, `conv_b`, the GroupNorm output, the product and the sum (7 × 128) and the
+/// interpolated zq (16) = 1,168 channels; beside the previous call's caches, this call's caches
+/// but those of the modules after the peak (`resnets[3].conv2` and `conv_out`: 2 frames × 128
+/// each; `norm_out`: 2 × 16 per frame) and the frames decoded before (3 channels, the `dec`
+/// list). The peak is the first call, the second (the first call's larger caches before it) or
+/// the last (the most frames decoded before it). Returns (peak, frames decoded).
+fn cog_decoder(latent_frames: u64, h: u64, w: u64, b: u64) -> (u64, u64) {
+    let l = latent_frames.max(1);
+    let calls = (l / 2).max(1);
+    let first = (2 + l % 2).min(l);
+    let out = |l: u64| cog_up(cog_up(l));
+    let px = prod(&[h, w, b]);
+    let live = |l: u64| prod(&[1_168, out(l), px]);
+    let own = |l: u64| {
+        let after = mul(add(4 * 128, mul(2 * 16, out(l))), px);
+        cog_caches(l, h, w, b).saturating_sub(after)
+    };
+    let decoded = add(out(first), mul(calls - 1, out(2)));
+    let mut peak = add(live(first), own(first));
+    if calls > 1 {
+        let later = add(live(2), own(2));
+        let second = sum([
+            cog_caches(first, h, w, b),
+            later,
+            prod(&[3, out(first), px]),
+        ]);
+        let last = sum([
+            cog_caches(if calls > 2 { 2 } else { first }, h, w, b),
+            later,
+            prod(&[3, decoded.saturating_sub(out(2)), px]),
+        ]);
+        peak = peak.max(second).max(last);
+    }
+    (peak, decoded)
+}
+
+/// One video's `AutoencoderKLCogVideoX.tiled_decode` (diffusers 0.42.1, traced): latent tiles of
+/// `tile` / 8 (`tile_sample_min_*` = half the `sample_*` size, 240 × 360 px) at a stride of
+/// `int(tile × (1 − overlap))` (`tile_overlap_factor_height` 1/6, `_width` 1/5: 25 × 36 latent
+/// rows and columns), edge tiles cut; each tile decoded over every frame by `cog_decoder`'s loop
+/// and kept (`rows`) until the blend. Peak: a tile's decoder beside every tile decoded before; at
+/// the end every tile, the blended rows (`result_rows`, one video) and their `torch.cat`.
+/// Returns (peak, frames decoded).
+fn cog_tiles(g: &Generation, b: u64, latent_frames: u64, tile: (u32, u32)) -> (u64, u64) {
+    let (h, w) = (u64::from(g.height), u64::from(g.width));
+    let (lh, lw) = (h / 8, w / 8);
+    let (tl_h, tl_w) = (u64::from(tile.0) / 8, u64::from(tile.1) / 8);
+    let (sh, sw) = ((tl_h * 5 / 6).max(1), (tl_w * 4 / 5).max(1));
+    let (_, frames) = cog_decoder(latent_frames, 8, 8, b);
+    let mut done = 0;
+    let mut peak = 0;
+    for i in (0..lh).step_by(sh as usize) {
+        for j in (0..lw).step_by(sw as usize) {
+            let (th, tw) = (tl_h.min(lh - i) * 8, tl_w.min(lw - j) * 8);
+            let (decoder, _) = cog_decoder(latent_frames, th, tw, b);
+            peak = peak.max(add(done, decoder));
+            done = add(done, prod(&[3, frames, th, tw, b]));
+        }
+    }
+    let video = prod(&[3, frames, h, w, b]);
+    (peak.max(add(done, mul(2, video))), frames)
 }
