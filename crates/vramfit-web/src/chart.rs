@@ -3,6 +3,7 @@
 //! and headroom lines, with the largest value that fits marked. Plain SVG; the points come from
 //! `Estimate::curve`, the UI only scales them to pixels.
 
+use crate::markup::push_element;
 use crate::numbers::gib;
 use crate::text::{f, t};
 use leptos::prelude::*;
@@ -96,8 +97,8 @@ pub fn CurveChart(
     let clear = |a: f64, b: f64| (a - b).abs() >= 16.0;
     // The drawing is one SVG string set as the `<svg>`'s markup: the browser parses it in one call
     // where building its ≈ 100 attributes node by node cost a wasm→JS call each, and Leptos's
-    // type-erased attribute lists re-set every one of them on each update. Only numbers and fixed
-    // class names go into it (no text of the user's or of a language).
+    // type-erased attribute lists re-set every one of them on each update. Numbers and fixed class
+    // names, escaped by `markup` all the same.
     let mut svg = String::with_capacity(2048);
     push_line(&mut svg, "axis", [PAD_L, H - PAD_B, W - PAD_R, H - PAD_B]);
     push_line(&mut svg, "axis", [PAD_L, PAD_T, PAD_L, H - PAD_B]);
@@ -177,18 +178,16 @@ pub fn CurveChart(
     .into_any()
 }
 
-/// Appends `<line class x1 y1 x2 y2/>` (coordinates to one decimal).
+/// Appends `<line class x1 y1 x2 y2>` (coordinates to one decimal).
 fn push_line(svg: &mut String, class: &str, at: [f64; 4]) {
     let [x1, y1, x2, y2] = at.map(|v| fixed(v, 1));
-    svg.push_str(&format!(
-        r#"<line class="{class}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>"#
-    ));
+    let attrs = [("x1", &*x1), ("y1", &*y1), ("x2", &*x2), ("y2", &*y2)];
+    push_element(svg, "line", class, &attrs, "");
 }
 
 /// Appends `<text class x y text-anchor>value</text>`; `value` is a number or a tick label.
 fn push_text(svg: &mut String, class: &str, at: [f64; 2], anchor: &str, value: &str) {
     let [x, y] = at.map(|v| fixed(v, 1));
-    svg.push_str(&format!(
-        r#"<text class="{class}" x="{x}" y="{y}" text-anchor="{anchor}">{value}</text>"#
-    ));
+    let attrs = [("x", &*x), ("y", &*y), ("text-anchor", anchor)];
+    push_element(svg, "text", class, &attrs, value);
 }

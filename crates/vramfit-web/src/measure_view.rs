@@ -44,7 +44,7 @@ pub fn MeasureIt(
     };
     let open = move || usize::from(tab.get()).min(TABS.len() - 1);
     let copy = move |_| {
-        let text = script(usize::from(tab.get_untracked()).min(TABS.len() - 1));
+        let text = untrack(|| script(open()));
         if let Some(w) = web_sys::window() {
             let _ = w.navigator().clipboard().write_text(&text);
         }
@@ -129,10 +129,12 @@ pub fn MeasureIt(
                 prop:value=move || pasted.get()
                 on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
             {move || {
+                // Nothing pasted: nothing to compare, and no estimate read (so no rerun per input).
+                if pasted.with(|p| p.trim().is_empty()) {
+                    return ().into_any();
+                }
                 let r = rows();
-                if pasted.get().trim().is_empty() {
-                    ().into_any()
-                } else if r.is_empty() {
+                if r.is_empty() {
                     view! { <p class="note" data-testid="paste-nothing">{t(l, Key::PasteNothing)}</p> }.into_any()
                 } else {
                     view! {

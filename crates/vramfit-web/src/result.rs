@@ -4,7 +4,7 @@
 
 use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
-use crate::markup::{escape, push_element};
+use crate::markup::{push_element, push_escaped};
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
@@ -355,7 +355,7 @@ fn legend_html(plan: &Plan, l: Locale) -> String {
     for (class, name) in items {
         html.push_str("<li>");
         push_element(&mut html, "span", &class, &[], "");
-        html.push_str(&escape(&name));
+        push_escaped(&mut html, &name);
         html.push_str("</li>");
     }
     html

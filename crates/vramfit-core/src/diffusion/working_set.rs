@@ -3,7 +3,7 @@
 
 use super::pipelines::{Part, Pipeline};
 use super::*;
-use crate::bytes::{add, div, mul, prod, sum};
+use crate::bytes::{add, div, mul, prod, sub, sum};
 
 /// The geometry every phase shares.
 pub(super) struct Shape {
@@ -370,7 +370,8 @@ pub(super) fn decode_activations(
         // Slicing (`z.split(1)`) keeps the videos decoded before; the end holds the decoded
         // videos, their `torch.cat` and the postprocessing's copies (3 videos).
         return (
-            add(mul(streams, one), mul(s.batch - streams, video)).max(prod(&[3, s.batch, video])),
+            add(mul(streams, one), mul(sub(s.batch, streams), video))
+                .max(prod(&[3, s.batch, video])),
             div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
         );
     }
@@ -466,9 +467,9 @@ const COG_LEVELS: [(u64, u32, u64, u64); 4] = [
 /// frame and doubles the rest (`x_first`, `x_rest`), an even one doubles, one frame stays one.
 fn cog_up(f: u64) -> u64 {
     if f > 1 && f % 2 == 1 {
-        2 * f - 1
+        sub(mul(2, f), 1)
     } else if f > 1 {
-        2 * f
+        mul(2, f)
     } else {
         f
     }

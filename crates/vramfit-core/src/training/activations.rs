@@ -147,14 +147,24 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     if a.family.is_encoder() {
         return mul(batch, 2 * 4);
     }
-    let tp = u64::from(t.tensor_parallel.max(1));
-    let elements = div(prod(&[batch, seq, u64::from(a.vocab)]), tp);
+    let elements = logit_elements(a, t, batch, seq);
     let c = compute_bytes(t);
     match (t.chunked_loss, t.compiled) {
-        (true, true) => add(mul(elements, c), div(mul(elements, c), 8)),
-        (true, false) => add(mul(elements, c + 4), div(mul(elements, 4), 8)),
+        (true, true) => add(mul(elements, c), div(mul(elements, c), LOSS_CHUNKS)),
+        (true, false) => add(mul(elements, c + 4), div(mul(elements, 4), LOSS_CHUNKS)),
         (false, _) => mul(elements, c + 8),
     }
+}
+
+/// The chunks torchtune's `CEWithChunkedOutputLoss` splits the tokens into (`num_output_chunks`).
+const LOSS_CHUNKS: u64 = 8;
+
+/// Logits on one GPU: `b·s·V/t`.
+fn logit_elements(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
+    div(
+        prod(&[batch, seq, u64::from(a.vocab)]),
+        u64::from(t.tensor_parallel.max(1)),
+    )
 }
 
 /// The largest single block the forward or backward allocates and frees before the optimizer
@@ -171,12 +181,14 @@ pub fn largest_block(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     let logits = if a.family.is_encoder() {
         0
     } else {
-        let elements = div(prod(&[batch, seq, u64::from(a.vocab)]), tp);
-        match (t.chunked_loss, t.compiled) {
-            (true, true) => div(mul(elements, compute_bytes(t)), 8),
-            (true, false) => div(mul(elements, 4), 8),
-            (false, _) => mul(elements, 4),
-        }
+        // One chunk (or the whole batch), 16-bit when a compiled loss never upcasts it whole.
+        let chunks = if t.chunked_loss { LOSS_CHUNKS } else { 1 };
+        let bytes = if t.chunked_loss && t.compiled {
+            compute_bytes(t)
+        } else {
+            4
+        };
+        mul(div(logit_elements(a, t, batch, seq), chunks), bytes)
     };
     scores.max(logits)
 }

@@ -36,12 +36,18 @@ pub fn step_temporaries(t: &Train, trainable_local: u64, largest: u64, dtype: u6
     }
     match t.optimizer {
         Optimizer::Adamw | Optimizer::Lion if t.foreach => mul(trainable_local, dtype),
-        Optimizer::Adamw | Optimizer::Lion => prod(&[2, largest, dtype]),
-        Optimizer::Adafactor => prod(&[2, largest, 4]),
-        Optimizer::Adamw8bit
-        | Optimizer::PagedAdamw8bit
-        | Optimizer::Sgd
-        | Optimizer::SgdMomentum => 0,
+        _ => mul(2, per_parameter_temporary(t, largest, dtype)),
+    }
+}
+
+/// One temporary the size of the largest tensor, of which a per-parameter step holds two at once
+/// (transformers' `AdamW`: the old and the new `denom`; Adafactor: fp32 copies); 0 for steps
+/// without tensor-sized temporaries (foreach, 8-bit, SGD).
+fn per_parameter_temporary(t: &Train, largest: u64, dtype: u64) -> u64 {
+    match t.optimizer {
+        Optimizer::Adamw | Optimizer::Lion if !t.foreach => mul(largest, dtype),
+        Optimizer::Adafactor => mul(largest, 4),
+        _ => 0,
     }
 }
 
@@ -59,12 +65,7 @@ pub fn cached_step_segments(t: &Train, largest: u64, dtype: u64, largest_activat
     if t.optimizer_in_backward || t.sharding != super::config::Sharding::Ddp {
         return 0;
     }
-    let block = match t.optimizer {
-        Optimizer::Adamw | Optimizer::Lion if !t.foreach => mul(largest, dtype),
-        Optimizer::Adafactor => mul(largest, 4),
-        _ => return 0,
-    };
-    let block = round_up(block, 2 * MIB);
+    let block = round_up(per_parameter_temporary(t, largest, dtype), 2 * MIB);
     if block < 10 * MIB || block <= largest_activation {
         return 0;
     }
