@@ -77,6 +77,32 @@ test('an input changes the answer without touching <html> and the address bar fo
   expect(await page.title()).toContain('vramfit');
 });
 
+// Each element's attributes are rebuilt pairwise (the patched tachys in vendor/): an input writes
+// the attributes whose values changed, not every class, test id and title of the answer again
+// (upstream removed and set ~400 attributes per context change), and opened explanations stay open.
+test('an input rewrites only the attributes that changed and keeps opened explanations open', async ({ page }) => {
+  await page.goto('./?lang=en&ctx=8192');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const why = page.getByTestId('row-kvcache').locator('details');
+  await why.locator('summary').click();
+  await expect(why).toHaveAttribute('open', '');
+  await page.evaluate(() => {
+    window.__attrs = [];
+    new MutationObserver((ms) => { for (const m of ms) window.__attrs.push(`${m.target.tagName}.${m.attributeName}`); })
+      .observe(document.querySelector('.answer'), { subtree: true, attributes: true });
+  });
+  const total = page.getByTestId('per-gpu-gib');
+  const before = await total.textContent();
+  await page.getByTestId('ctx').fill('65536');
+  await expect(total).not.toHaveText(before);
+  await page.waitForTimeout(100);
+  const attrs = await page.evaluate(() => window.__attrs);
+  // The bar's widths, the chart's marker, the context limit's value: a few dozen at most.
+  expect(attrs.length).toBeLessThan(40);
+  expect(attrs.filter((a) => a.endsWith('.class') || a.endsWith('.data-testid'))).toEqual([]);
+  await expect(why).toHaveAttribute('open', '');
+});
+
 // history.replaceState costs Chromium 5–7 ms a call: typing a number writes the address bar once,
 // when the keys rest, not per keystroke; copying the link writes it at once.
 test('typing writes the address bar when the keys rest, not per keystroke, and a copied link is current', async ({ page, context }) => {
