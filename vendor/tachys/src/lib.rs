@@ -1,3 +1,5 @@
+// vramfit patch: a vendored dependency, held to its upstream lints, not to this workspace's.
+#![allow(warnings, clippy::all)]
 //! Allows rendering user interfaces based on a statically-typed view tree.
 //!
 //! This view tree is generic over rendering backends, and agnostic about reactivity/change
