@@ -22,7 +22,8 @@
 //!   forward (`autocast_mode.cpp cached_cast`); the optimizer step's (foreach AdamW: one moment's
 //!   worth; per-parameter loops: two copies of the largest tensor), whose segments a
 //!   per-parameter loop leaves cached beside the next forward (`optimizer::cached_step_segments`,
-//!   counted in the allocator reserve).
+//!   counted in the allocator reserve); so does the largest gradient's when it is accumulated
+//!   into a kept `.grad` and no cached block holds it (`optimizer::cached_accumulation_segment`).
 //! - **Sharding** over the data-parallel GPUs `dp = GPUs / (tp · pp)`: ZeRO-1 states, ZeRO-2 also
 //!   gradients, ZeRO-3 / FSDP full shard also weights plus two gathered layers (prefetch), hybrid
 //!   within a group; tensor and pipeline parallel divide the model first. Offload moves states and
@@ -237,11 +238,19 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
     };
     let persisting = if t.grads_persist { grads_c } else { 0 };
     // A per-parameter step's segments stay cached beside the next forward and backward.
-    let cached_step = optimizer::cached_step_segments(
-        t,
-        largest,
-        state_dtype,
-        activations::largest_block(a, t, inp.sequences, inp.context_tokens),
+    // So does the segment of a gradient accumulated into a kept `.grad` when no cached block
+    // holds it.
+    let largest_activation = activations::largest_block(a, t, inp.sequences, inp.context_tokens);
+    let cached_step = optimizer::cached_step_segments(t, largest, state_dtype, largest_activation);
+    let cached_step = add(
+        cached_step,
+        optimizer::cached_accumulation_segment(
+            t,
+            largest,
+            grad_bytes,
+            largest_activation,
+            cached_step,
+        ),
     );
     // What each phase holds beside the resident state; the largest sets the peak.
     let forward = sum([act.total, logits, autocast_cache, persisting, cached_step]);
