@@ -98,12 +98,6 @@ pub fn App() -> impl IntoView {
     let tab = RwSignal::new(0u8);
     let copied = RwSignal::new(false);
     let embed_open = RwSignal::new(false);
-    // What lies below the fold (the checklist, the measuring section, the FAQ) is built after the
-    // first frame with the answer, not before it: the answer is what the page is opened for.
-    let below_fold = RwSignal::new(false);
-    request_animation_frame(move || {
-        set_timeout(move || below_fold.set(true), std::time::Duration::ZERO)
-    });
     let copy_link = move |_| {
         url::flush();
         if let Some(w) = web_sys::window() {
@@ -152,15 +146,13 @@ pub fn App() -> impl IntoView {
                     </section>
                 </main>
                 <div class="guidance">
-                    {move || below_fold.get().then(|| view! {
-                        {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
-                            <Checklist s=s e=e l=l />
-                        })}
-                        {move || has_model.get().then(|| view! {
-                            <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
-                        })}
-                        <Faq l=l />
+                    {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
+                        <Checklist s=s e=e l=l />
                     })}
+                    {move || has_model.get().then(|| view! {
+                        <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
+                    })}
+                    <Faq l=l />
                 </div>
                 <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>
             }
