@@ -2,7 +2,7 @@
 // reference page measured in the same run (so the ratio holds on a noisy machine). Used by
 // scripts/bench. Usage:
 //   node bench.js [--before DIST_DIR] [--names-after WASM] [--names-before WASM] [--core-after LINE]
-//                 [--core-before LINE] [--readme README.md]
+//                 [--core-before LINE] [--counter DIST_DIR] [--readme README.md]
 // "after" is dist/ of this checkout. Every response is served gzip -9 (as a static host sends it);
 // the brotli figure is what the same requests weigh at brotli q11 (a host serving precompressed
 // files). Each load runs in a fresh browser context (empty cache); BENCH_ROUNDS loads of each (5). Prints Markdown tables; with
@@ -31,7 +31,12 @@ fs.writeFileSync(path.join(refDir, 'index.html'), `<!doctype html><html lang="en
 <script>addEventListener('DOMContentLoaded',()=>{const p=document.createElement('p');p.dataset.testid='verdict';p.textContent='ready';document.getElementById('m').append(p);});</script>
 </body></html>`);
 
+// The second reference (--counter): a plain Leptos counter (tools/bench-counter) built like the app,
+// the floor of a Leptos page's time to ready on this machine (issue 15 asks ready ÷ counter).
+const counterDir = args.counter ? path.resolve(args.counter) : null;
+
 const roots = { '/ref/': refDir };
+if (counterDir) roots['/counter/'] = counterDir;
 for (const a of apps) roots[`/${a.label}/`] = a.dir;
 
 // Resolves, in the page, to performance.now() when the verdict first exists.
@@ -88,8 +93,10 @@ async function inputToPaint(page) {
 (async () => {
   const server = await serveDist({ roots, gzip: true });
   const browser = await launchChromium();
-  const labels = ['ref', ...apps.map((a) => a.label)];
-  const dirOf = (label) => (label === 'ref' ? refDir : apps.find((a) => a.label === label).dir);
+  const refs = counterDir ? ['ref', 'counter'] : ['ref'];
+  const labels = [...refs, ...apps.map((a) => a.label)];
+  const isRef = (label) => refs.includes(label);
+  const dirOf = (label) => ({ ref: refDir, counter: counterDir }[label] || apps.find((a) => a.label === label).dir);
   const ready = Object.fromEntries(labels.map((l) => [l, []]));
   const fcp = Object.fromEntries(labels.map((l) => [l, []]));
   const paint = Object.fromEntries(apps.map((a) => [a.label, []]));
@@ -102,7 +109,7 @@ async function inputToPaint(page) {
       ready[l].push(r.ready);
       fcp[l].push(r.fcp);
       if (!first[l]) first[l] = r.sent;
-      if (l !== 'ref') paint[l].push(...(await inputToPaint(r.page)));
+      if (!isRef(l)) paint[l].push(...(await inputToPaint(r.page)));
       await r.context.close();
     }
   }
@@ -123,18 +130,24 @@ async function inputToPaint(page) {
     return { gzip, br, requests: sent.length };
   };
   const refReady = med(ready.ref);
+  const counterReady = counterDir ? med(ready.counter) : null;
   const lines = [];
   lines.push(`First load (English) and time to ready, headless Chromium, loopback, gzip -9 as sent; median of ${ROUNDS} fresh loads each, interleaved with a static reference page:`);
   lines.push('');
-  lines.push('| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference | input → paint ms |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const vsCounter = counterDir ? ' ready ÷ Leptos counter |' : '';
+  lines.push(`| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference |${vsCounter} input → paint ms |`);
+  lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${counterDir ? '---:|' : ''}---:|`);
   for (const l of labels) {
     const w = weigh(l, first[l]);
     const r = med(ready[l]);
     let wasm = ['–', '–', '–'];
     let plus = '–';
     let ip = '–';
-    if (l !== 'ref') {
+    if (l === 'counter') {
+      const file = path.join(dirOf(l), fs.readdirSync(dirOf(l)).find((x) => x.endsWith('_bg.wasm')));
+      wasm = [kb(fs.statSync(file).size), kb(zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length), kb(brotli(file))];
+    }
+    if (!isRef(l)) {
       const f = fs.readdirSync(dirOf(l)).find(isAppWasm);
       const file = path.join(dirOf(l), f);
       const raw = fs.statSync(file).size;
@@ -142,8 +155,9 @@ async function inputToPaint(page) {
       plus = kb(weigh(l, other[l]).gzip - w.gzip);
       ip = med(paint[l]).toFixed(1);
     }
-    const name = l === 'ref' ? 'reference (static page)' : l;
-    lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} | ${ip} |`);
+    const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
+    const c = counterDir ? ` ${(r / counterReady).toFixed(2)} |` : '';
+    lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} |${c} ${ip} |`);
   }
   if (args['core-after']) {
     lines.push('');
