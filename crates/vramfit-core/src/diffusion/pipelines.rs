@@ -786,16 +786,22 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 38,
         text_tokens: 333,
         joint_text: true,
-        // The Medium's traced MMDiT block (same code, no dual attention).
-        block_x10: 140,
+        // Traced (`tests/traces/diffusion/sd35-large.json`): the 3.5 Medium's block without its
+        // dual attention (`dual_attention_layers` empty), so without the second AdaLN output
+        // (`norm_hidden_states2`) the Medium keeps live through the feed-forward: the image
+        // stream's feed-forward (4d GELU-tanh input and output), its norm and modulation, the
+        // attention output and residual, the caller's copy = 13 d per image token, as SD3 Medium;
+        // the QK RMSNorm runs before the feed-forward and adds nothing at the peak.
+        block_x10: 130,
         text_x10: 25,
-        source: source!("stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline"),
+        source: source!("stabilityai/stable-diffusion-3.5-large transformer/config.json (38 layers, 38 heads × 64, caption_projection_dim 2432, pos_embed_max_size 192, qk_norm rms_norm, no dual_attention_layers; meta instantiation: 8,056,627,520 parameters + the 192² × 2432 pos-embed buffer); text encoders and VAE as 3.5 Medium, bf16; diffusers StableDiffusion3Pipeline"),
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
             clip_g(Bf16),
             t5(256, Bf16),
-            // lc_keep: the meta count of the published config (of its 8,056,627,520 parameters).
-            Part { lc_keep: 2_686_666_944, ..dn("transformer", 8_100_000_000, Bf16, 38, 0) },
+            // leaf: a block's AdaLN `norm1.linear` (2432 → 6 × 2432, meta chain); upcast_layer: a
+            // feed-forward's 2432 → 9728 projection (the layer traced for the Medium's fp8 step).
+            Part { leaf: 35_502_336, lc_keep: 2_686_666_944, upcast_layer: 23_668_224, ..dn("transformer", 8_056_627_520, Bf16, 38, 89_653_248) },
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
