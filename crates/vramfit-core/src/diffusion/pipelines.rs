@@ -9,10 +9,10 @@
 //! - umT5-XXL encoder (Wan, `wan/modules/t5.py`, `umt5_xxl`): vocab 256,384 × 4096 shared
 //!   embedding + 24 layers of 4·4096² attention, per-layer 32×64 relative bias, gated FFN
 //!   3·4096·10,240: 5,680,910,336.
-//! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
-//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, CogVideoX 2B / 5B, and the CLIP / T5 / VAE
+//! - SD3 Medium, SD3.5 Medium / Large, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B,
+//!   CogVideoX 2B / 5B, HunyuanVideo, LTX-Video 0.9, and the CLIP / T5 / VAE
 //!   counts every pipeline shares: meta instantiation of diffusers 0.42.1 / transformers 5.23.0
 //!   from the published `config.json` values (`tools/trace/trace.py`, recorded as `param_count`
 //!   in `tests/traces/diffusion/*.json`); each entry's `source` names its config. Qwen2.5-VL-7B
