@@ -229,9 +229,10 @@ pub struct Pipeline {
     /// (image, text tokens; ×10; 0: none): CogVideoX 5B's RoPE on the image keys, where its
     /// feed-forward peak is the first. The block's working set is the larger of the two.
     pub rope_x10: (u32, u32),
-    /// Bytes per image token of position tables the pipeline builds once before the loop, for
-    /// the whole batch (CogVideoX 5B's `_prepare_rotary_positional_embeddings`: fp32 cos and sin
-    /// of head_dim 64 = 512; traced); 0: none.
+    /// Bytes per image token of position tables built once for the whole batch (traced):
+    /// CogVideoX 5B's `_prepare_rotary_positional_embeddings` before the loop (fp32 cos and sin
+    /// of head_dim 64 = 512); HunyuanVideo's `HunyuanVideoRotaryPosEmbed` in each call (head_dim
+    /// 128: 1024); 0: none.
     pub rope_table: u32,
     /// UNet levels (empty for transformers).
     pub unet: &'static [UnetLevel],
@@ -973,10 +974,12 @@ pub static PIPELINES: &[Pipeline] = &[
         // its AdaLN output, q, k, v, the query rotated and re-joined), the MLP branch
         // (`act_mlp(proj_mlp(·))`, 4 d), the bf16 `x_rotated` (1 d) and three fp32 products
         // (`x.float() * cos`, `x_rotated.float()`, its product with sin: 6 d) = 18 d; a text token
-        // keeps 11 d (not rotated); the fp32 RoPE cos / sin rows (2 × 128 × 4 B per token).
+        // keeps 11 d (not rotated). The fp32 RoPE cos / sin rows (`HunyuanVideoRotaryPosEmbed`,
+        // 2 × 128 × 4 B per image token) are built in each call from the latent grid, one table
+        // for the whole batch (traced: batch 2 holds twice the block, once the table).
         block_x10: 180,
         text_x10: 110,
-        block_extra: 1024,
+        rope_table: 2 * 128 * 4,
         fp32_latents: true,
         vae: HUNYUAN_VAE,
         source: source!("hunyuanvideo-community/HunyuanVideo transformer/config.json (20 double + 40 single blocks, 24 heads × 128, 2 refiner blocks, guidance_embeds; meta instantiation 12,821,012,544 parameters), text_encoder/config.json (LlamaModel, llava-llama-3-8b text tower, vocab 128,320: 7,505,186,816), text_encoder_2 (CLIP-L), vae/config.json (AutoencoderKLHunyuanVideo: 246,478,803); diffusers 0.42.1 HunyuanVideoPipeline (traced)"),
