@@ -1018,8 +1018,12 @@ class HunyuanVideo(Pipe):
     batches = [1, 2]
     points = [(960, 544, 33), (960, 544, 61), (1280, 720, 33), (1280, 720, 61)]
     # The tiled decode (45-170 decoder calls, ~1 minute each point on 2 cores) is traced at three
-    # points; 1280 x 720 x 61 untiled only.
+    # points of the grid; 1280 x 720 x 61 alone (`--tiled-only`).
     untiled_points = [(1280, 720, 61)]
+    tiled_points = [(1280, 720, 61)]
+    # Untiled decodes alone (`--tiled-only` adds them too): at 1920 x 1088 the mid block's causal
+    # attention mask (6 bytes per latent token squared) outgrows the last upsampler's conv.
+    untiled_decodes = [(1920, 1088, 17)]
     temporal = 4
     crop = 95
     tokens = 256
@@ -1385,6 +1389,8 @@ def run(pid: str, quick: bool) -> dict:
                 print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling} slicing={slicing}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
     for (w, h, f) in getattr(p, "tiled_points", ()):
         rec["decode"].append(tiled_point(p, w, h, f))
+    for (w, h, f) in getattr(p, "untiled_decodes", ()):
+        rec["decode"].append(tiled_point(p, w, h, f, tiling=False))
     for spec in wide_specs(p):
         add_row(rec, *wide_point(p, spec))
     rec["seconds"] = round(time.time() - t0, 1)
@@ -1432,13 +1438,15 @@ def add_row(rec: dict, phase: str, row: dict):
     rec[phase] = [x for x in rec[phase] if key(x) != key(row)] + [row]
 
 
-def tiled_point(p: Pipe, w: int, h: int, f: int) -> dict:
-    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles)."""
+def tiled_point(p: Pipe, w: int, h: int, f: int, tiling: bool = True) -> dict:
+    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles);
+    with `tiling=False`, one untiled decode (`untiled_decodes`)."""
     p.decode_setup()
-    r = traced(p.vae_decode, 1, h, w, f, True)
+    r = traced(p.vae_decode, 1, h, w, f, tiling)
     p.decode_teardown()
-    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling=True: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
-    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": True, **r}
+    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling={tiling}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)",
+          file=sys.stderr)
+    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": tiling, **r}
 
 
 def main():
@@ -1494,13 +1502,15 @@ def main():
             path = out / f"{pid}.json"
             rec = json.loads(path.read_text())
             p = PIPES[pid]()
-            for (w, h, f) in getattr(p, "tiled_points", ()):
-                r = tiled_point(p, w, h, f)
-                r.pop("ops", None)
-                rec["decode"] = [x for x in rec["decode"] if not (
-                    x.get("tiling") and x["batch"] == 1 and (x["width"], x["height"], x["frames"]) == (w, h, f))]
-                rec["decode"].append(r)
-                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            for tiling, pts in ((True, getattr(p, "tiled_points", ())), (False, getattr(p, "untiled_decodes", ()))):
+                for (w, h, f) in pts:
+                    r = tiled_point(p, w, h, f, tiling)
+                    r.pop("ops", None)
+                    rec["decode"] = [x for x in rec["decode"] if not (
+                        bool(x.get("tiling")) == tiling and not x.get("slicing") and x["batch"] == 1
+                        and (x["width"], x["height"], x["frames"]) == (w, h, f))]
+                    rec["decode"].append(r)
+                    path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
             continue
         if a.weights_only:
             path = out / f"{pid}.json"
