@@ -61,7 +61,7 @@ fn cases() -> Vec<Case> {
         ..gen("sdxl", 1024, 1024, 1)
     };
     let hunyuan_official = "Tencent/HunyuanVideo README 'Requirements' table (batch 1, official code, transformer kept on the GPU, VAE tiling)";
-    let hunyuan_reason = "official HunyuanVideo code: the two points imply 25.6 GB of weights + 95 B per hidden unit per token, 3× the diffusers-style block count used here; its block was not traced";
+    let hunyuan_reason = "official HunyuanVideo code (Tencent's `hyvideo` modules, not diffusers): the two points imply 25.6 GB of weights + 95 B per hidden unit per token; the model follows diffusers' HunyuanVideoTransformer3DModel, traced (0.42.1) at 36 B (18 hidden-state copies at a single block's RoPE); the official block was not traced";
     // diffusers-torchao's CogVideoX runs (September 2024, "updated diffusers") used the 0.30
     // `AutoencoderKLCogVideoX`: each `CogVideoXCausalConv3d` replaced its `self.conv_cache` in
     // place (`_clear_fake_context_parallel_cache()`, then the new clone). Since 0.31 the caches are

@@ -278,6 +278,37 @@ COGX_VAE = dict(in_channels=3, out_channels=3, down_block_types=["CogVideoXDownB
                 temporal_compression_ratio=4, sample_height=480, sample_width=720, scaling_factor=1.15258426,
                 force_upcast=True, use_quant_conv=False, use_post_quant_conv=False)
 
+# hunyuanvideo-community/HunyuanVideo (the diffusers conversion of Tencent/HunyuanVideo):
+# transformer/config.json (20 double + 40 single blocks, 24 heads x 128, 2 refiner blocks,
+# guidance_embeds, rope_axes_dim [16, 56, 56]), text_encoder/config.json (`LlamaModel`, the
+# llava-llama-3-8b text tower: vocab 128,320, 32 layers, 8 KV heads), text_encoder_2 = CLIP-L,
+# vae/config.json (`AutoencoderKLHunyuanVideo`: [128, 256, 512, 512], 2 layers per block, mid-block
+# attention, scaling_factor 0.476986).
+HUNYUAN_T = dict(in_channels=16, out_channels=16, num_attention_heads=24, attention_head_dim=128, num_layers=20,
+                 num_single_layers=40, num_refiner_layers=2, mlp_ratio=4.0, patch_size=2, patch_size_t=1,
+                 qk_norm="rms_norm", guidance_embeds=True, text_embed_dim=4096, pooled_projection_dim=768,
+                 rope_theta=256.0, rope_axes_dim=[16, 56, 56])
+HUNYUAN_LLAMA = dict(vocab_size=128320, hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
+                     num_attention_heads=32, num_key_value_heads=8, head_dim=128, hidden_act="silu",
+                     max_position_embeddings=8192, rms_norm_eps=1e-5, rope_theta=500000.0, attention_bias=False,
+                     mlp_bias=False, tie_word_embeddings=False, use_cache=True)
+HUNYUAN_VAE = dict(in_channels=3, out_channels=3, latent_channels=16,
+                   down_block_types=["HunyuanVideoDownBlock3D"] * 4, up_block_types=["HunyuanVideoUpBlock3D"] * 4,
+                   block_out_channels=[128, 256, 512, 512], layers_per_block=2, act_fn="silu", norm_num_groups=32,
+                   scaling_factor=0.476986, spatial_compression_ratio=8, temporal_compression_ratio=4,
+                   mid_block_add_attention=True)
+# Lightricks/LTX-Video (0.9.0) transformer/config.json (28 blocks, 32 heads x 64, cross-attention to
+# T5-XXL's 4096-wide states, in/out 128 channels, patch 1) and vae/config.json
+# (`AutoencoderKLLTXVideo`: [128, 256, 512, 512], layers [4, 3, 3, 3, 4], patch_size 4, 128 latent
+# channels, decoder not causal, no timestep conditioning), text_encoder = T5-v1.1-XXL.
+LTX_T = dict(in_channels=128, out_channels=128, patch_size=1, patch_size_t=1, num_attention_heads=32,
+             attention_head_dim=64, cross_attention_dim=2048, num_layers=28, activation_fn="gelu-approximate",
+             qk_norm="rms_norm_across_heads", norm_elementwise_affine=False, norm_eps=1e-6, caption_channels=4096,
+             attention_bias=True, attention_out_bias=True)
+LTX_VAE = dict(in_channels=3, out_channels=3, latent_channels=128, block_out_channels=[128, 256, 512, 512],
+               layers_per_block=[4, 3, 3, 3, 4], spatio_temporal_scaling=[True, True, True, False], patch_size=4,
+               patch_size_t=1, resnet_norm_eps=1e-6, scaling_factor=1.0, encoder_causal=True, decoder_causal=False)
+
 SOURCES = {
     "sd15": "stable-diffusion-v1-5/stable-diffusion-v1-5 {text_encoder,unet,vae}/config.json",
     "sdxl": "stabilityai/stable-diffusion-xl-base-1.0 {text_encoder,text_encoder_2,unet,vae}/config.json",
@@ -293,6 +324,8 @@ SOURCES = {
     "wan21-t2v-14b": "Wan-AI/Wan2.1-T2V-14B-Diffusers {text_encoder,transformer,vae}/config.json",
     "cogvideox-2b": "THUDM/CogVideoX-2b {text_encoder,transformer,vae}/config.json",
     "cogvideox-5b": "THUDM/CogVideoX-5b {text_encoder,transformer,vae}/config.json",
+    "hunyuanvideo": "hunyuanvideo-community/HunyuanVideo {text_encoder,text_encoder_2,transformer,vae}/config.json",
+    "ltx-video": "Lightricks/LTX-Video (0.9.0) {text_encoder,transformer,vae}/config.json",
 }
 
 
@@ -966,6 +999,174 @@ class CogVideoX5B(CogVideoX):
         super().__init__(COGX_5B, torch.bfloat16, 0.7)
 
 
+class HunyuanVideo(Pipe):
+    """diffusers HunyuanVideoPipeline: the Llama text tower (`LlamaModel`, fp16) reads the 95-token
+    video template + 256 prompt tokens with `output_hidden_states=True` and the pipeline keeps
+    `hidden_states[-3]` cut to the prompt (`[:, crop_start:]`, a view of the 351-token tensor),
+    repeated to the batch; CLIP-L's pooled output; both cast to the transformer's bf16. Guidance is
+    embedded (`guidance * 1000`), no CFG batch (true CFG only with a negative prompt and
+    `true_cfg_scale > 1`). Latents fp32, a bf16 copy per call; the transformer gets the text mask
+    (all 256 tokens valid here). Decode: `latents.to(vae.dtype) / scaling_factor`, then
+    `AutoencoderKLHunyuanVideo.decode` in fp16 (framewise: latent tiles of 5 frames at a stride of
+    3, each decoded whole, with `enable_tiling()` also in 256 px tiles at a 192 px stride), then the
+    denormalisation on the GPU. The Llama attention mask is left out (an all-ones mask, as for a
+    prompt filling its 256 tokens, which transformers drops for SDPA's causal path)."""
+
+    id = "hunyuanvideo"
+    video = True
+    cfg = False
+    batches = [1, 2]
+    points = [(960, 544, 33), (960, 544, 61), (1280, 720, 33), (1280, 720, 61)]
+    # The tiled decode (45-170 decoder calls, ~1 minute each point on 2 cores) is traced at three
+    # points of the grid; 1280 x 720 x 61 alone (`--tiled-only`).
+    untiled_points = [(1280, 720, 61)]
+    tiled_points = [(1280, 720, 61)]
+    # Untiled decodes alone (`--tiled-only` adds them too): at 1920 x 1088 the mid block's causal
+    # attention mask (6 bytes per latent token squared) outgrows the last upsampler's conv.
+    untiled_decodes = [(1920, 1088, 17)]
+    temporal = 4
+    crop = 95
+    tokens = 256
+
+    def __init__(self, dtype=torch.float16, transformer_dtype=torch.bfloat16):
+        super().__init__()
+        self.dtype = dtype
+        self.tdtype = transformer_dtype
+        self.add("llama", "text_encoder",
+                 build(transformers.LlamaModel, transformers.LlamaConfig(**HUNYUAN_LLAMA), dtype))
+        cls, c = clip(CLIP_L)
+        self.add("clip_l", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser",
+                 build(diffusers.HunyuanVideoTransformer3DModel, HUNYUAN_T, transformer_dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLHunyuanVideo, HUNYUAN_VAE, dtype))
+        self.offload_seq = ["llama", "clip_l", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["llama", "clip_l"]
+
+    def text(self, batch, cfg):
+        n = self.crop + self.tokens
+        pe = self.parts["llama"](input_ids=ids(1, n), output_hidden_states=True).hidden_states[-3]
+        pe = pe.to(self.dtype)[:, self.crop:]
+        pe = pe.repeat(1, batch, 1).view(batch, self.tokens, -1)
+        mask = torch.ones((1, n), dtype=torch.int64, device=META)[:, self.crop:].repeat(1, batch).view(batch, -1)
+        pooled = self.parts["clip_l"](ids(1, 77), output_hidden_states=False).pooler_output
+        pooled = pooled.repeat(1, batch).view(batch, -1)
+        return pe.to(self.tdtype), mask.to(self.tdtype), pooled.to(self.tdtype)
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lf = (frames - 1) // 4 + 1
+        pe = torch.empty((batch, self.tokens, 4096), dtype=self.tdtype, device=META)
+        mask = torch.empty((batch, self.tokens), dtype=self.tdtype, device=META)
+        pooled = torch.empty((batch, 768), dtype=self.tdtype, device=META)
+        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
+        guidance = torch.empty((batch,), dtype=self.tdtype, device=META) * 1000.0
+        inp = lat.to(self.tdtype)
+        t = torch.empty((), device=META).expand(batch).to(lat.dtype)
+        noise = self.parts["transformer"](hidden_states=inp, timestep=t, encoder_hidden_states=pe,
+                                          encoder_attention_mask=mask, pooled_projections=pooled,
+                                          guidance=guidance, return_dict=False)[0]
+        del inp
+        return step_flow(noise, lat).to(torch.float32)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lf = (frames - 1) // 4 + 1
+        lat = torch.empty((batch, 16, lf, h // 8, w // 8), dtype=torch.float32, device=META)
+        lat = lat.to(vae.dtype) / vae.config.scaling_factor
+        if tiling:
+            vae.enable_tiling()
+        else:
+            vae.disable_tiling()
+        video = vae.decode(lat, return_dict=False)[0]
+        del lat
+        out = (video * 0.5 + 0.5).clamp(0, 1)
+        del video
+        return out
+
+
+class LTXVideo(Pipe):
+    """diffusers LTXPipeline (LTX-Video 0.9.0): T5-XXL on 128 tokens in bf16, batched CFG
+    (`torch.cat([negative, prompt])`, the latents `torch.cat([latents] * 2)` in fp32, then a bf16
+    copy); latents fp32 and packed (batch, frames x H/32 x W/32 tokens, 128) -- the VAE's 4 x 4
+    patchify and 32x / 8x compression leave the transformer patch 1; the prediction `.float()`-ed,
+    guided and stepped in fp32. Decode: unpack, `latents * std / scaling_factor + mean` (fp32),
+    bf16, `AutoencoderKLLTXVideo.decode` over all frames in one pass (no framewise decoding; with
+    `enable_tiling()` 512 px tiles at a 448 px stride), then the denormalisation."""
+
+    id = "ltx-video"
+    video = True
+    video_slicing = True
+    batches = [1, 2]
+    points = [(768, 512, 97), (768, 512, 161), (512, 512, 65), (1216, 704, 41)]
+    untiled_points = ()
+    temporal = 8
+    vae_factor = 32
+    tokens = 128
+
+    def __init__(self, dtype=torch.bfloat16):
+        super().__init__()
+        self.dtype = dtype
+        cls, c = t5(T5_XXL)
+        self.add("t5_xxl", "text_encoder", build(cls, c, dtype))
+        self.add("transformer", "denoiser", build(diffusers.LTXVideoTransformer3DModel, LTX_T, dtype))
+        self.add("vae", "vae", build(diffusers.AutoencoderKLLTXVideo, LTX_VAE, dtype))
+        self.offload_seq = ["t5_xxl", "transformer", "vae"]
+
+    def text_calls(self, cfg):
+        return ["t5_xxl"] * (2 if cfg else 1)
+
+    def _encode(self, batch):
+        pe = self.parts["t5_xxl"](ids(1, self.tokens))[0].to(self.dtype)
+        return pe.repeat(1, batch, 1).view(batch, self.tokens, -1)
+
+    def text(self, batch, cfg):
+        pe = self._encode(batch)
+        mask = torch.ones((batch, self.tokens), dtype=torch.bool, device=META)
+        if cfg:
+            ne = self._encode(batch)
+            pe = torch.cat([ne, pe], dim=0)
+            mask = torch.cat([mask, mask.clone()], dim=0)
+        return pe, mask
+
+    def denoise(self, batch, h, w, frames, cfg):
+        lf, lh, lw = (frames - 1) // 8 + 1, h // 32, w // 32
+        b2 = batch * (2 if cfg else 1)
+        pe = torch.empty((b2, self.tokens, 4096), dtype=self.dtype, device=META)
+        mask = torch.ones((b2, self.tokens), dtype=torch.bool, device=META)
+        lat = torch.empty((batch, lf * lh * lw, 128), dtype=torch.float32, device=META)
+        inp = torch.cat([lat] * 2) if cfg else lat
+        inp = inp.to(self.dtype)
+        t = torch.empty((), device=META).expand(b2)
+        noise = self.parts["transformer"](hidden_states=inp, encoder_hidden_states=pe, timestep=t,
+                                          encoder_attention_mask=mask, num_frames=lf, height=lh, width=lw,
+                                          rope_interpolation_scale=(8 / 25, 32, 32), return_dict=False)[0]
+        del inp
+        noise = noise.float()
+        if cfg:
+            u, c = noise.chunk(2)
+            noise = u + 3.0 * (c - u)
+        return step_flow(noise, lat).to(torch.float32)
+
+    def vae_decode(self, batch, h, w, frames, tiling):
+        vae = self.parts["vae"]
+        lf, lh, lw = (frames - 1) // 8 + 1, h // 32, w // 32
+        lat = torch.empty((batch, lf * lh * lw, 128), dtype=torch.float32, device=META)
+        lat = diffusers.LTXPipeline._unpack_latents(lat, lf, lh, lw, 1, 1)
+        lat = diffusers.LTXPipeline._denormalize_latents(lat, vae.latents_mean, vae.latents_std,
+                                                         vae.config.scaling_factor)
+        lat = lat.to(self.dtype).to(vae.dtype)
+        if tiling:
+            vae.enable_tiling()
+        else:
+            vae.disable_tiling()
+        video = vae.decode(lat, None, return_dict=False)[0]
+        del lat
+        out = (video * 0.5 + 0.5).clamp(0, 1)
+        del video
+        return out
+
+
 PIPES = {
     "sd15": lambda: SD15(),
     "sdxl": lambda: SDXL(),
@@ -981,6 +1182,8 @@ PIPES = {
     "wan21-t2v-14b": lambda: type("Wan14", (Wan,), {"id": "wan21-t2v-14b"})(WAN_14B),
     "cogvideox-2b": lambda: CogVideoX(),
     "cogvideox-5b": lambda: CogVideoX5B(),
+    "hunyuanvideo": lambda: HunyuanVideo(),
+    "ltx-video": lambda: LTXVideo(),
 }
 
 # --- sweep ---------------------------------------------------------------------------------------
@@ -1186,6 +1389,8 @@ def run(pid: str, quick: bool) -> dict:
                 print(f"  {pid} decode {w}x{h}x{f} b{b} tiling={tiling} slicing={slicing}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
     for (w, h, f) in getattr(p, "tiled_points", ()):
         rec["decode"].append(tiled_point(p, w, h, f))
+    for (w, h, f) in getattr(p, "untiled_decodes", ()):
+        rec["decode"].append(tiled_point(p, w, h, f, tiling=False))
     for spec in wide_specs(p):
         add_row(rec, *wide_point(p, spec))
     rec["seconds"] = round(time.time() - t0, 1)
@@ -1233,13 +1438,15 @@ def add_row(rec: dict, phase: str, row: dict):
     rec[phase] = [x for x in rec[phase] if key(x) != key(row)] + [row]
 
 
-def tiled_point(p: Pipe, w: int, h: int, f: int) -> dict:
-    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles)."""
+def tiled_point(p: Pipe, w: int, h: int, f: int, tiling: bool = True) -> dict:
+    """One tiled decode at batch 1 (the `tiled_points` sweep: the tile grid and the kept tiles);
+    with `tiling=False`, one untiled decode (`untiled_decodes`)."""
     p.decode_setup()
-    r = traced(p.vae_decode, 1, h, w, f, True)
+    r = traced(p.vae_decode, 1, h, w, f, tiling)
     p.decode_teardown()
-    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling=True: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)", file=sys.stderr)
-    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": True, **r}
+    print(f"  {p.id} decode {w}x{h}x{f} b1 tiling={tiling}: {r['peak'] / MIB:.1f} MiB ({r['ops']} ops)",
+          file=sys.stderr)
+    return {"width": w, "height": h, "frames": f, "batch": 1, "tiling": tiling, **r}
 
 
 def main():
@@ -1295,13 +1502,15 @@ def main():
             path = out / f"{pid}.json"
             rec = json.loads(path.read_text())
             p = PIPES[pid]()
-            for (w, h, f) in getattr(p, "tiled_points", ()):
-                r = tiled_point(p, w, h, f)
-                r.pop("ops", None)
-                rec["decode"] = [x for x in rec["decode"] if not (
-                    x.get("tiling") and x["batch"] == 1 and (x["width"], x["height"], x["frames"]) == (w, h, f))]
-                rec["decode"].append(r)
-                path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            for tiling, pts in ((True, getattr(p, "tiled_points", ())), (False, getattr(p, "untiled_decodes", ()))):
+                for (w, h, f) in pts:
+                    r = tiled_point(p, w, h, f, tiling)
+                    r.pop("ops", None)
+                    rec["decode"] = [x for x in rec["decode"] if not (
+                        bool(x.get("tiling")) == tiling and not x.get("slicing") and x["batch"] == 1
+                        and (x["width"], x["height"], x["frames"]) == (w, h, f))]
+                    rec["decode"].append(r)
+                    path.write_text(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
             continue
         if a.weights_only:
             path = out / f"{pid}.json"

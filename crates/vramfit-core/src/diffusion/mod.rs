@@ -45,13 +45,17 @@
 //!   with slicing (`z.split(1)`), one `sample_size` tile with tiling plus the decoded tiles
 //!   (overlap 0.25); SDXL's `upcast_vae()` decodes the up-blocks in fp32. Video VAEs: live maps
 //!   per frame of one decoder call × frames per call + the causal-conv caches kept between calls
-//!   (Wan: 1 latent frame per call; HunyuanVideo: framewise 17 frames; LTX: one pass) + the
+//!   (Wan: 1 latent frame per call; LTX: one pass, `working_set::ltx_decode`) + the
 //!   decoded video and its final `torch.cat` (Wan: the frames decoded before the last call,
 //!   `torch.cat`-ed as they come; tiled, every 256 px tile decoded over all frames and kept for the
 //!   blend, `working_set::wan_tiles`). CogVideoX (diffusers 0.42.1, traced): 2 latent frames per
 //!   call with the caches passed functionally from call to call, so a call's peak holds the
 //!   previous call's caches beside its own, counted from the decoder's structure
 //!   (`working_set::cog_decoder`, `cog_tiles`); diffusers 0.30 replaced each cache in place.
+//!   HunyuanVideo (traced): 5-frame latent tiles at a stride of 3, each decoded whole and kept
+//!   until the blend; a call peaks at its last upsampler's conv or at the mid-block attention's
+//!   causal mask (6 bytes per latent token², the one that grows quadratically untiled)
+//!   (`working_set::hunyuan_decode`).
 
 use crate::budget::{components, reserve, runtime, Component, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};

@@ -9,10 +9,10 @@
 //! - umT5-XXL encoder (Wan, `wan/modules/t5.py`, `umt5_xxl`): vocab 256,384 × 4096 shared
 //!   embedding + 24 layers of 4·4096² attention, per-layer 32×64 relative bias, gated FFN
 //!   3·4096·10,240: 5,680,910,336.
-//! - SD3.5 transformers: the Stability AI model cards (2.5 B Medium, 8.1 B Large).
 //! - SDXL refiner UNet: the `stabilityai/stable-diffusion-xl-refiner-1.0` fp16 UNet file
 //!   (4.52 GB / 2 B ≈ 2.26 B), not re-counted here.
-//! - SD3 Medium, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B, CogVideoX 2B / 5B, and the CLIP / T5 / VAE
+//! - SD3 Medium, SD3.5 Medium / Large, FLUX.1 Kontext [dev], Qwen-Image, Wan2.2 TI2V-5B,
+//!   CogVideoX 2B / 5B, HunyuanVideo, LTX-Video 0.9, and the CLIP / T5 / VAE
 //!   counts every pipeline shares: meta instantiation of diffusers 0.42.1 / transformers 5.23.0
 //!   from the published `config.json` values (`tools/trace/trace.py`, recorded as `param_count`
 //!   in `tests/traces/diffusion/*.json`); each entry's `source` names its config. Qwen2.5-VL-7B
@@ -155,6 +155,15 @@ pub struct VaeDecode {
     /// list until `torch.cat`. The decoder's structure is `working_set::cog_decoder`'s; the
     /// fields above only give the tile and the workspace.
     pub cog_loop: bool,
+    /// The LTX-Video decode (diffusers 0.42.1 `AutoencoderKLLTXVideo`; traced): one decoder pass
+    /// over every frame (no framewise decoding), the peak in the last up block's first resnet at
+    /// the stage (`stage_channels` at `stage_downscale`), `working_set::ltx_decode`; with tiling,
+    /// `tile` pixels at a ⅞-tile stride (512 / 448 px), every decoded tile kept until the blend.
+    pub ltx_loop: bool,
+    /// The HunyuanVideo decode (diffusers 0.42.1 `AutoencoderKLHunyuanVideo._temporal_tiled_decode`;
+    /// traced): latent tiles of 5 frames at a stride of 3, each decoded whole (with tiling, in
+    /// `tile` pixel tiles at a ¾ stride), `working_set::hunyuan_decode`.
+    pub hunyuan_loop: bool,
 }
 
 /// A pipeline of the catalog.
@@ -196,8 +205,13 @@ pub struct Pipeline {
     /// image tokens of every denoiser call (FLUX.1 Kontext: `torch.cat([latents, image_latents],
     /// dim=1)`); modelled at the output size, as when an image is edited at its own resolution.
     pub reference_image: bool,
-    /// diffusers' WanPipeline: fp32 latents (and mask), a 16-bit copy per denoiser call.
+    /// The pipeline keeps its latents fp32 and gives each denoiser call a 16-bit copy of the
+    /// denoiser's batch (diffusers' WanPipeline, HunyuanVideoPipeline; LTXPipeline's copy is of
+    /// `torch.cat([latents] * 2)` under CFG).
     pub fp32_latents: bool,
+    /// diffusers' WanPipeline with `expand_timesteps` (Wan 2.2 TI2V): an fp32 mask the size of
+    /// the latents beside them.
+    pub timestep_mask: bool,
     /// The prompt's encoder outputs are concatenated first and repeated to the batch after
     /// (`StableDiffusionXLPipeline.encode_prompt`: `torch.concat(prompt_embeds_list, dim=-1)`,
     /// then `prompt_embeds.repeat(1, num_images_per_prompt, 1)`), rather than each encoder's
@@ -215,9 +229,10 @@ pub struct Pipeline {
     /// (image, text tokens; ×10; 0: none): CogVideoX 5B's RoPE on the image keys, where its
     /// feed-forward peak is the first. The block's working set is the larger of the two.
     pub rope_x10: (u32, u32),
-    /// Bytes per image token of position tables the pipeline builds once before the loop, for
-    /// the whole batch (CogVideoX 5B's `_prepare_rotary_positional_embeddings`: fp32 cos and sin
-    /// of head_dim 64 = 512; traced); 0: none.
+    /// Bytes per image token of position tables built once for the whole batch (traced):
+    /// CogVideoX 5B's `_prepare_rotary_positional_embeddings` before the loop (fp32 cos and sin
+    /// of head_dim 64 = 512); HunyuanVideo's `HunyuanVideoRotaryPosEmbed` in each call (head_dim
+    /// 128: 1024); 0: none.
     pub rope_table: u32,
     /// UNet levels (empty for transformers).
     pub unet: &'static [UnetLevel],
@@ -388,6 +403,8 @@ const fn vae2d(tile: u32, upcast: bool) -> VaeDecode {
         upcast,
         wan_loop: false,
         cog_loop: false,
+        ltx_loop: false,
+        hunyuan_loop: false,
     }
 }
 
@@ -453,6 +470,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         text_dim: 4096,
         reference_image: false,
         fp32_latents: false,
+        timestep_mask: false,
         repeat_after_concat: false,
         // FLUX single block at RoPE time (traced): the concatenated input, the modulated norm, the
         // 4d GELU MLP, q/k/v, rotated q and k (fp32 products, cast back, stacked) = 16·d, plus the
@@ -510,6 +528,8 @@ const WAN_VAE: VaeDecode = VaeDecode {
     upcast: false,
     wan_loop: true,
     cog_loop: false,
+    ltx_loop: false,
+    hunyuan_loop: false,
 };
 
 /// Wan official DiT block peak (`wan/modules/model.py`): fp32 residual, fp32 modulated input,
@@ -577,6 +597,8 @@ const QWEN_VAE: VaeDecode = VaeDecode {
     upcast: false,
     wan_loop: false,
     cog_loop: false,
+    ltx_loop: false,
+    hunyuan_loop: false,
 };
 
 /// Wan 2.2's VAE in diffusers (`AutoencoderKLWan` with `patch_size` 2, fp32): the decoder's last
@@ -596,6 +618,8 @@ const WAN22_VAE: VaeDecode = VaeDecode {
     upcast: false,
     wan_loop: true,
     cog_loop: false,
+    ltx_loop: false,
+    hunyuan_loop: false,
 };
 
 const WAN_T5: Part = Part {
@@ -631,6 +655,45 @@ const COG_VAE: VaeDecode = VaeDecode {
     upcast: false,
     wan_loop: false,
     cog_loop: true,
+    ltx_loop: false,
+    hunyuan_loop: false,
+};
+
+/// HunyuanVideo's text tower (`LlamaModel`, the llava-llama-3-8b text part, fp16) as
+/// `_get_llama_prompt_embeds` calls it: the 95-token video template + 256 prompt tokens,
+/// `output_hidden_states=True` (the 33 hidden states live until the call returns; the pipeline
+/// keeps `hidden_states[-3]` cut to the prompt). Traced peak, at the last layer's MLP, in rows of
+/// 351 tokens × 4096: the 32 layers' outputs (`blocks`) + the embedding output and the layer's
+/// normed input (2), the KV cache the call returns (`use_cache` from the config: 2 × 32 layers ×
+/// 8 KV heads × 128 = 16 rows) and the SwiGLU MLP (gate, up and their product: 3 × 14,336 /
+/// 4096 = 10.5) = 28.5 rows more. `buffers`: the fp32 RoPE `inv_freq` (64, in 16-bit units).
+const HUNYUAN_LLAMA: Part = Part {
+    keep16: 525_598_720,
+    blocks: 32,
+    leaf: 525_598_720,
+    layer_x10: 285,
+    all_hidden: true,
+    buffers: 128,
+    ..te("llama", 7_505_186_816, Fp16, 4096, 351)
+};
+
+/// HunyuanVideo's VAE decode (`working_set::hunyuan_decode`); `tile` = `tile_sample_min_*`
+/// (256 px). The workspace fields keep the untraced 2D rule of the 128-channel stage.
+const HUNYUAN_VAE: VaeDecode = VaeDecode {
+    chunk_frames: 17,
+    tile: (256, 256),
+    hunyuan_loop: true,
+    ..vae2d(256, false)
+};
+
+/// LTX-Video 0.9.0's VAE decode (`working_set::ltx_decode`): the 128-channel stage at a quarter
+/// of the output size, all frames in one pass; `tile` = `tile_sample_min_*` (512 px).
+const LTX_VAE: VaeDecode = VaeDecode {
+    stage_downscale: 4,
+    chunk_frames: 0,
+    tile: (512, 512),
+    ltx_loop: true,
+    ..vae2d(512, false)
 };
 
 /// `AutoencoderKLCogVideoX` (THUDM/CogVideoX-2b and -5b `vae/config.json`; meta count).
@@ -786,16 +849,22 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 38,
         text_tokens: 333,
         joint_text: true,
-        // The Medium's traced MMDiT block (same code, no dual attention).
-        block_x10: 140,
+        // Traced (`tests/traces/diffusion/sd35-large.json`): the 3.5 Medium's block without its
+        // dual attention (`dual_attention_layers` empty), so without the second AdaLN output
+        // (`norm_hidden_states2`) the Medium keeps live through the feed-forward: the image
+        // stream's feed-forward (4d GELU-tanh input and output), its norm and modulation, the
+        // attention output and residual, the caller's copy = 13 d per image token, as SD3 Medium;
+        // the QK RMSNorm runs before the feed-forward and adds nothing at the peak.
+        block_x10: 130,
         text_x10: 25,
-        source: source!("stabilityai/stable-diffusion-3.5-large model card; diffusers StableDiffusion3Pipeline"),
+        source: source!("stabilityai/stable-diffusion-3.5-large transformer/config.json (38 layers, 38 heads × 64, caption_projection_dim 2432, pos_embed_max_size 192, qk_norm rms_norm, no dual_attention_layers; meta instantiation: 8,056,627,520 parameters + the 192² × 2432 pos-embed buffer); text encoders and VAE as 3.5 Medium, bf16; diffusers StableDiffusion3Pipeline"),
         ..base("sd35-large", "Stable Diffusion 3.5 Large", &[
             clip_l_all("clip_l", CLIP_L_PROJ, Bf16),
             clip_g(Bf16),
             t5(256, Bf16),
-            // lc_keep: the meta count of the published config (of its 8,056,627,520 parameters).
-            Part { lc_keep: 2_686_666_944, ..dn("transformer", 8_100_000_000, Bf16, 38, 0) },
+            // leaf: a block's AdaLN `norm1.linear` (2432 → 6 × 2432, meta chain); upcast_layer: a
+            // feed-forward's 2432 → 9728 projection (the layer traced for the Medium's fp8 step).
+            Part { leaf: 35_502_336, lc_keep: 2_686_666_944, upcast_layer: 23_668_224, ..dn("transformer", 8_056_627_520, Bf16, 38, 89_653_248) },
             vae_kl(FLUX_VAE, Bf16),
         ])
     },
@@ -879,6 +948,7 @@ pub static PIPELINES: &[Pipeline] = &[
         block_x10: 230,
         block_extra: 4 * 14_336 + 1024,
         fp32_latents: true,
+        timestep_mask: true,
         runtime: Runtime::Diffusers,
         vae: WAN22_VAE,
         source: source!("Wan-AI/Wan2.2-TI2V-5B-Diffusers transformer/config.json (30 layers, 24 heads × 128, ffn_dim 14336, in/out 48 channels; meta instantiation 4,999,787,712 parameters, 10,973,184 of them fp32 by `_keep_in_fp32_modules`), vae/config.json (AutoencoderKLWan base_dim 160, decoder_base_dim 256, z_dim 48, patch_size 2, is_residual; 704,688,668); diffusers WanPipeline (expand_timesteps)"),
@@ -897,15 +967,29 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_heads: 24,
         text_tokens: 256,
         joint_text: true,
-        // `AutoencoderKLHunyuanVideo._decode`: framewise decoding always on (5 latent → 17 frames),
-        // SD-style up path (256 channels into the last upsampler): the 2D rule per frame.
-        vae: VaeDecode { chunk_frames: 17, tile: (256, 256), ..vae2d(256, false) },
-        source: source!("HunyuanVideoTransformer3DModel defaults; hunyuanvideo-community/HunyuanVideo (diffusers)"),
+        // Traced (diffusers 0.42.1): the peak is a single block's attention
+        // (`HunyuanVideoSingleTransformerBlock`: the image and text streams come in apart and are
+        // joined by `torch.cat`), at `apply_rotary_emb` on the image keys: per image token the
+        // caller's stream (1 d), six 16-bit copies of the joined sequence (the concatenated input,
+        // its AdaLN output, q, k, v, the query rotated and re-joined), the MLP branch
+        // (`act_mlp(proj_mlp(·))`, 4 d), the bf16 `x_rotated` (1 d) and three fp32 products
+        // (`x.float() * cos`, `x_rotated.float()`, its product with sin: 6 d) = 18 d; a text token
+        // keeps 11 d (not rotated). The fp32 RoPE cos / sin rows (`HunyuanVideoRotaryPosEmbed`,
+        // 2 × 128 × 4 B per image token) are built in each call from the latent grid, one table
+        // for the whole batch (traced: batch 2 holds twice the block, once the table).
+        block_x10: 180,
+        text_x10: 110,
+        rope_table: 2 * 128 * 4,
+        fp32_latents: true,
+        vae: HUNYUAN_VAE,
+        source: source!("hunyuanvideo-community/HunyuanVideo transformer/config.json (20 double + 40 single blocks, 24 heads × 128, 2 refiner blocks, guidance_embeds; meta instantiation 12,821,012,544 parameters), text_encoder/config.json (LlamaModel, llava-llama-3-8b text tower, vocab 128,320: 7,505,186,816), text_encoder_2 (CLIP-L), vae/config.json (AutoencoderKLHunyuanVideo: 246,478,803); diffusers 0.42.1 HunyuanVideoPipeline (traced)"),
         ..base("hunyuanvideo", "HunyuanVideo", &[
-            Part { keep16: 525_598_720, blocks: 32, leaf: 525_598_720, ..te("llama", 7_505_200_000, Fp16, 4096, 351) },
+            HUNYUAN_LLAMA,
             te("clip_l", CLIP_L, Fp16, 768, 77),
-            dn("transformer", 12_821_000_000, Bf16, 60, 0),
-            vae(246_500_000, Fp16),
+            // leaf: a block's AdaLN `norm1.linear` (3072 → 6 × 3072), as FLUX's.
+            Part { leaf: 56_641_536, ..dn("transformer", 12_821_012_544, Bf16, 60, 0) },
+            // leaf: a 512-channel 3×3×3 causal conv.
+            Part { leaf: 7_078_400, ..vae(246_478_803, Fp16) },
         ])
     },
     // 2B: the 3D sincos position table (1, 226 + 13 × 30 × 45, 1920) is a buffer.
@@ -921,14 +1005,25 @@ pub static PIPELINES: &[Pipeline] = &[
         denoiser_layers: 28,
         denoiser_heads: 32,
         text_tokens: 128,
-        // LTX-Video 0.9.0 VAE: one pass over all frames, highest stage 128 channels at H/4 (the
-        // output is un-patchified 4×4); the 2D rule per frame, not traced.
-        vae: VaeDecode { stage_downscale: 4, chunk_frames: 0, tile: (512, 512), ..vae2d(512, false) },
-        source: source!("LTXVideoTransformer3DModel / AutoencoderKLLTXVideo 0.9.0 defaults (diffusers)"),
+        // Traced (diffusers 0.42.1 `LTXVideoTransformerBlock`): the peak is the self-attention's
+        // RoPE (`apply_rotary_emb` on the keys; T5's 128 tokens enter by cross-attention, not
+        // joined): per token the block's input, its norm, q and k (flat and unflattened), the
+        // bf16 `x_rotated` and three fp32 products (`x.float() * cos`, `x_rotated.float()`, its
+        // product with sin: 6 d) = 12 d, and the RoPE tables the transformer builds per call for
+        // every sample (`LTXVideoRotaryPosEmbed`: fp32 cos and sin of the full hidden width,
+        // 2 × 2048 × 4 B per token).
+        block_x10: 120,
+        block_extra: 2 * 2048 * 4,
+        fp32_latents: true,
+        vae: LTX_VAE,
+        source: source!("Lightricks/LTX-Video (0.9.0) transformer/config.json (28 blocks, 32 heads × 64, cross_attention_dim 2048, caption_channels 4096, in/out 128, patch 1; meta instantiation 1,923,385,472 parameters), vae/config.json (AutoencoderKLLTXVideo [128, 256, 512, 512], layers [4, 3, 3, 3, 4], patch_size 4: 419,193,649); diffusers 0.42.1 LTXPipeline (traced)"),
         ..base("ltx-video", "LTX-Video 0.9 (2B)", &[
             t5(128, Bf16),
-            dn("transformer", 1_923_400_000, Bf16, 28, 0),
-            vae(419_200_000, Bf16),
+            // leaf: the meta-device chain of direct parameters (25,182,208).
+            Part { leaf: 25_182_208, ..dn("transformer", 1_923_385_472, Bf16, 28, 0) },
+            // leaf: an upsampler's 512 → 4,096-channel 3×3×3 conv; buffers: `latents_mean` and
+            // `latents_std` (128 each).
+            Part { leaf: 56_627_200, buffers: 256, ..vae(419_193_649, Bf16) },
         ])
     },
 ];

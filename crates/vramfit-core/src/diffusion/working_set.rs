@@ -250,8 +250,10 @@ pub(super) fn denoise_activations(
     };
     // Latent copies live at the block (traced): the pipeline's latents; the batched-CFG input
     // `torch.cat([latents] * 2)`; FLUX.1 Kontext's reference latents and the `torch.cat` of both.
-    // diffusers' WanPipeline keeps the latents and its `expand_timesteps` mask fp32 and gives
-    // each call a 16-bit copy (10 bytes); the official Wan code, four fp32 copies (16 bytes).
+    // Pipelines with fp32 latents (diffusers' Wan, HunyuanVideo, LTX) give each call a 16-bit
+    // copy of the denoiser's batch (LTX: of the fp32 `torch.cat([latents] * 2)`, freed once
+    // cast): 4 + 2 bytes, 4 + 2 × 2 under batched CFG; Wan 2.2's `expand_timesteps` mask adds 4.
+    // The official Wan code, four fp32 copies (16 bytes).
     let elems = prod(&[
         s.batch,
         u64::from(p.latent_channels),
@@ -262,7 +264,8 @@ pub(super) fn denoise_activations(
     let per_elem = if p.runtime == Runtime::WanOfficial {
         16
     } else if p.fp32_latents {
-        10
+        let copies = s.cfg_batch / s.batch.max(1);
+        4 + 2 * copies + if p.timestep_mask { 4 } else { 0 }
     } else {
         let cfg_copies = if s.cfg_batch > s.batch { 2 } else { 0 };
         let ref_copies = if p.reference_image { 3 } else { 0 };
@@ -372,6 +375,30 @@ pub(super) fn decode_activations(
         return (
             add(mul(streams, one), mul(sub(s.batch, streams), video))
                 .max(prod(&[3, s.batch, video])),
+            div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
+        );
+    }
+    if v.ltx_loop || v.hunyuan_loop {
+        // The 16-bit latents the VAE decodes (`latents.to(vae.dtype)`, scaled).
+        let f = u64::from(p.vae_factor.max(1));
+        let z = prod(&[
+            s.batch,
+            u64::from(p.latent_channels),
+            s.latent_frames,
+            h / f,
+            w / f,
+            b,
+        ]);
+        let (decoding, video) = if v.ltx_loop {
+            let (one, video) = ltx_decode(p, g, b, tiled);
+            (mul(streams, one), video)
+        } else {
+            hunyuan_decode(p, g, b, streams, s.latent_frames, tiled)
+        };
+        // Slicing (`z.split(1)`) keeps the videos decoded before; the end holds the decoded
+        // videos, their `torch.cat` and the postprocessing's copies (3 videos).
+        return (
+            sum([z, decoding, mul(s.batch - streams, video)]).max(prod(&[3, s.batch, video])),
             div(prod(&[streams, map, chunk, u64::from(workspace)]), 100),
         );
     }
@@ -559,4 +586,115 @@ fn cog_tiles(g: &Generation, b: u64, latent_frames: u64, tile: (u32, u32)) -> (u
     }
     let video = prod(&[3, frames, h, w, b]);
     (peak.max(add(done, mul(2, video))), frames)
+}
+
+/// One video's `AutoencoderKLLTXVideo.decode` (LTX-Video 0.9.0, diffusers 0.42.1; traced at
+/// 512 × 512 to 1216 × 704, 41 to 161 frames): the decoder runs once over every frame (no
+/// framewise decoding; `decoder_causal` false). Its peak is the last up block's first resnet,
+/// at the stage (128 channels at a quarter of the output size: the decoder ends in a 4 × 4
+/// un-patchify), in `RMSNorm` (`hidden_states.to(torch.float32)` and its `pow(2)`, 2 fp32 maps)
+/// beside a contiguous 16-bit copy of the block's input = 5 maps per output frame; the
+/// upsampler's output (`LTXVideoUpsampler3d`: conv, depth-to-space `permute`, the first frame
+/// dropped by a view: F + 1 frames) and its 256-channel input at half the stage size ((F + 1) / 2
+/// frames, 1/4 map each) = 1.25 maps per frame more. Tiling (`tiled_decode`): latent tiles of
+/// `tile` / 32 (512 px) at a ⅞-tile stride (448 px), edge tiles cut, each decoded over every
+/// frame and kept until the blend; at the end every tile, the blended rows and their
+/// `torch.cat`. Returns (peak, one decoded video).
+fn ltx_decode(p: &Pipeline, g: &Generation, b: u64, tiled: bool) -> (u64, u64) {
+    let v = &p.vae;
+    let f = u64::from(p.vae_factor.max(1));
+    let down = u64::from(v.stage_downscale.max(1));
+    let frames = u64::from(g.frames.max(1));
+    let (h, w) = (u64::from(g.height), u64::from(g.width));
+    let call = |th: u64, tw: u64| {
+        let map = prod(&[u64::from(v.stage_channels), th / down, tw / down, b]);
+        add(mul(map, 5 * frames), div(prod(&[map, frames + 1, 5]), 4))
+    };
+    let video = prod(&[3, frames, h, w, b]);
+    if !tiled {
+        return (call(h, w), video);
+    }
+    let (lh, lw) = (h / f, w / f);
+    let (tl_h, tl_w) = (u64::from(v.tile.0) / f, u64::from(v.tile.1) / f);
+    let (sh, sw) = ((tl_h * 7 / 8).max(1), (tl_w * 7 / 8).max(1));
+    let mut done = 0;
+    let mut peak = 0;
+    for i in (0..lh).step_by(sh as usize) {
+        for j in (0..lw).step_by(sw as usize) {
+            let (th, tw) = (tl_h.min(lh - i) * f, tl_w.min(lw - j) * f);
+            peak = peak.max(add(done, call(th, tw)));
+            done = add(done, prod(&[3, frames, th, tw, b]));
+        }
+    }
+    (peak.max(add(done, mul(2, video))), video)
+}
+
+/// One `HunyuanVideoDecoder3D` call on `l` latent frames for a `th` × `tw` output, for `streams`
+/// videos decoded together (diffusers 0.42.1, traced): the larger of
+/// - the last `HunyuanVideoUpsampleCausal3D` (256 channels, to full size): the first frame
+///   upsampled alone (1 frame), the others by `F.interpolate` (f − 1), their `torch.cat` (f), the
+///   causal conv's padded input (f + 2 frames, 1 px each side) and its output (f), beside the
+///   up blocks' half-size inputs (512 + 256 channels × (f + 1) / 2 frames at a quarter of the
+///   area = 0.75 full-size 256-channel frames each); f = 4 (l − 1) + 1;
+/// - the mid block's causal attention mask (`prepare_causal_attention_mask` over the call's
+///   N = l × th/8 × tw/8 latent tokens: the fp32 `torch.where` result and its 16-bit copy,
+///   6 N² bytes, one mask for the batch) beside two 512-channel latent-size maps per video.
+fn hunyuan_call(l: u64, th: u64, tw: u64, b: u64, streams: u64) -> u64 {
+    let f = 4 * l.saturating_sub(1) + 1;
+    let half_frames = 2 * l.saturating_sub(1) + 1;
+    let full = prod(&[256, th, tw, b, streams]);
+    let conv = sum([
+        mul(full, 3 * f),
+        prod(&[256, f + 2, th + 2, tw + 2, b, streams]),
+        div(mul(full, 3 * half_frames), 4),
+    ]);
+    let n = prod(&[l, th / 8, tw / 8]);
+    let mask = add(prod(&[6, n, n]), prod(&[2, 512, n, b, streams]));
+    conv.max(mask)
+}
+
+/// `streams` videos' `AutoencoderKLHunyuanVideo._temporal_tiled_decode` (framewise decoding is
+/// always on; diffusers 0.42.1, traced at 960 × 544 and 1280 × 720, 33 and 61 frames, batch 1
+/// and 2, tiled and not): latent tiles of `tile_sample_min_num_frames` / 4 + 1 = 5 frames at a
+/// stride of 3, each decoded whole by `hunyuan_call` and kept (`row`; the later tiles' first
+/// frame is cut by a view) until the temporal blend and the final `torch.cat`. With tiling, each
+/// temporal tile goes through `tiled_decode`: 256 px tiles at a 192 px stride (`tile`, ¾), edge
+/// tiles cut, every decoded tile kept until the blend, then the blended rows and their
+/// `torch.cat` (2 copies of the temporal tile). Returns (peak, one decoded video).
+fn hunyuan_decode(
+    p: &Pipeline,
+    g: &Generation,
+    b: u64,
+    streams: u64,
+    latent_frames: u64,
+    tiled: bool,
+) -> (u64, u64) {
+    let f = u64::from(p.vae_factor.max(1));
+    let (h, w) = (u64::from(g.height), u64::from(g.width));
+    let (lh, lw) = (h / f, w / f);
+    let (tl_h, tl_w) = (u64::from(p.vae.tile.0) / f, u64::from(p.vae.tile.1) / f);
+    let (sh, sw) = ((tl_h * 3 / 4).max(1), (tl_w * 3 / 4).max(1));
+    let frames_of = |l: u64| 4 * l.saturating_sub(1) + 1;
+    let mut held = 0;
+    let mut peak = 0;
+    for i in (0..latent_frames.max(1)).step_by(3) {
+        let l = (latent_frames - i).min(5);
+        let decoded = prod(&[3, frames_of(l), h, w, b, streams]);
+        if tiled && (lh > tl_h || lw > tl_w) {
+            let mut done = 0;
+            for y in (0..lh).step_by(sh as usize) {
+                for x in (0..lw).step_by(sw as usize) {
+                    let (th, tw) = (tl_h.min(lh - y) * f, tl_w.min(lw - x) * f);
+                    peak = peak.max(sum([held, done, hunyuan_call(l, th, tw, b, streams)]));
+                    done = add(done, prod(&[3, frames_of(l), th, tw, b, streams]));
+                }
+            }
+            peak = peak.max(sum([held, done, mul(2, decoded)]));
+        } else {
+            peak = peak.max(add(held, hunyuan_call(l, h, w, b, streams)));
+        }
+        held = add(held, decoded);
+    }
+    let video = prod(&[3, u64::from(g.frames.max(1)), h, w, b]);
+    (peak.max(add(held, mul(streams, video))), video)
 }
