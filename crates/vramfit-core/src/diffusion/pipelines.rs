@@ -232,8 +232,13 @@ pub struct Pipeline {
     /// Bytes per image token of position tables built once for the whole batch (traced):
     /// CogVideoX 5B's `_prepare_rotary_positional_embeddings` before the loop (fp32 cos and sin
     /// of head_dim 64 = 512); HunyuanVideo's `HunyuanVideoRotaryPosEmbed` in each call (head_dim
-    /// 128: 1024); 0: none.
+    /// 128: 1024); FLUX's `FluxPosEmbed` over `txt_ids` and `img_ids` and Qwen-Image's
+    /// `QwenEmbedRope` (complex64 rows of head_dim 128: 1024) once per call, not per sample
+    /// (traced: at batch 4 a per-sample table over-counted FLUX's step by 0.7 %); 0: none.
     pub rope_table: u32,
+    /// Whether `rope_table` also covers the prompt's tokens joined to the image's (FLUX,
+    /// Qwen-Image); CogVideoX and HunyuanVideo rotate the image tokens only.
+    pub rope_table_text: bool,
     /// UNet levels (empty for transformers).
     pub unet: &'static [UnetLevel],
     /// Which code runs it.
@@ -481,6 +486,7 @@ const fn base(id: &'static str, name: &'static str, parts: &'static [Part]) -> P
         block_extra: 0,
         rope_x10: (0, 0),
         rope_table: 0,
+        rope_table_text: false,
         unet: &[],
         runtime: Runtime::Diffusers,
         vae: vae2d(1024, false),
@@ -504,8 +510,9 @@ const fn flux(
         denoiser_heads: 24,
         text_tokens,
         joint_text: true,
-        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token (traced).
-        block_extra: 1024,
+        // RoPE tables: fp32 cos and sin rows of head_dim 128 per token, one per call (traced).
+        rope_table: 1024,
+        rope_table_text: true,
         ..base(id, name, parts)
     }
 }
@@ -907,10 +914,11 @@ pub static PIPELINES: &[Pipeline] = &[
         // `QwenImageTransformerBlock` at the image stream's feed-forward GELU (traced): its input
         // and GELU (2 × 4 d) and 7 copies of the image hidden state (stream, norm, modulated,
         // attention output, gated residual, caller's copies) = 15 d; 5 copies of the text stream
-        // beside it; the complex64 RoPE rows (2 × 64 × 8 B per token).
+        // beside it; the complex64 RoPE rows (2 × 64 × 8 B per token), one per call.
         block_x10: 150,
         text_x10: 50,
-        block_extra: 1024,
+        rope_table: 1024,
+        rope_table_text: true,
         vae: QWEN_VAE,
         source: source!("Qwen/Qwen-Image transformer/config.json (60 blocks, 24 heads × 128, joint_attention_dim 3584, in_channels 64, no guidance embedding; meta instantiation 20,430,401,088 parameters), text_encoder/config.json (Qwen2.5-VL-7B-Instruct, 8,292,166,656), vae/config.json (AutoencoderKLQwenImage base_dim 96, z_dim 16, 126,892,531); diffusers QwenImagePipeline; 128 prompt tokens"),
         ..base("qwen-image", "Qwen-Image", &[

@@ -275,8 +275,14 @@ pub(super) fn denoise_activations(
     // The prompt's embeddings and, under CFG, the negative prompt's (batched or not).
     let prompts = if p.cfg && g.guidance { 2 } else { 1 };
     let embeds = prod(&[prompts, s.batch, text, u64::from(p.text_dim), 2]);
-    // Position tables built once for the batch (CogVideoX 5B's RoPE cos / sin).
-    let tables = mul(image_tokens, u64::from(p.rope_table));
+    // Position tables built once for the batch (CogVideoX 5B's RoPE cos / sin, FLUX's and
+    // Qwen-Image's over the joined prompt too).
+    let table_tokens = if p.rope_table_text && p.joint_text {
+        add(image_tokens, text)
+    } else {
+        image_tokens
+    };
+    let tables = mul(table_tokens, u64::from(p.rope_table));
     let total = sum([work, latents, embeds, tables]);
     let at_upcast = if p.unet.is_empty() {
         div(mul(total, 14), 17)
