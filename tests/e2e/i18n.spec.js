@@ -42,6 +42,25 @@ test('the language switch translates in place and keeps the inputs', async ({ pa
   await expect(page.getByTestId('err-ctx')).not.toContainText('Enter');
 });
 
+// The custom workload's example job names its items in the page's language (the form is made
+// before a language file arrives, so the names are placeholders that follow the language); what
+// the user types is theirs and stays.
+test('the custom example names its items in the page language and follows a switch', async ({ page }) => {
+  await page.goto('./?gpu=l4&lang=pl');
+  await expect(page.locator('label[for=weights]')).toHaveText('Wagi');
+  await page.getByTestId('workload-custom').check();
+  const names = page.locator('[data-testid=custom] .item-name');
+  await expect(names).toHaveCount(3);
+  await expect(names.nth(0)).toHaveAttribute('placeholder', 'scena / wagi');
+  await expect(names.nth(1)).toHaveAttribute('placeholder', 'bufory klatek');
+  await names.nth(2).fill('mój bufor');
+  await page.getByTestId('lang').selectOption('en');
+  await expect(names.nth(0)).toHaveAttribute('placeholder', 'scene / weights');
+  await expect(names.nth(2)).toHaveValue('mój bufor');
+  // The example's total: 12 + 4 × 0.5 + 1 GiB of items beside the CUDA context.
+  await expect(page.getByTestId('row-persistentdata').locator('td').first()).toHaveText('12.00');
+});
+
 test('the browser language is followed when the link has no lang', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   const page = await context.newPage();

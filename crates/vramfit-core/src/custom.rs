@@ -55,6 +55,25 @@ pub struct Custom {
 pub const MAX_ITEMS: usize = 64;
 
 impl Custom {
+    /// The example job the form shows until the user describes theirs: a 12 GiB scene (or
+    /// weights), four 0.5 GiB frame buffers and a 1 GiB workspace. Names are left to the page,
+    /// which shows them in the user's language.
+    pub fn example() -> Custom {
+        let item = |kind, size_gib, count| Item {
+            name: String::new(),
+            kind,
+            size_gib,
+            count,
+        };
+        Custom {
+            items: vec![
+                item(ItemKind::Persistent, 12.0, 1),
+                item(ItemKind::Intermediate, 0.5, 4),
+                item(ItemKind::Workspace, 1.0, 1),
+            ],
+        }
+    }
+
     /// Range checks: the first item out of range (sizes 0 … 4096 GiB, counts 1 … 10⁹, total
     /// ≤ 1 PiB), or the item past `MAX_ITEMS` (64).
     pub fn validate(&self) -> Vec<(Field, RangeError)> {

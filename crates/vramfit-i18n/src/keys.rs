@@ -100,7 +100,7 @@ keys! {
         FramesLabel, BatchLabel, GuidanceLabel, AttentionLabel, AttnSdpa, AttnNaive, OffloadLabel,
         OffloadNone, OffloadModel, OffloadSequential, VaeTiling, VaeSlicing, DropT5, DenoiserFormat,
         TextEncoderFormat, AsCheckpoint, CustomLegend, CustomHint, ItemName, ItemKind, ItemSize,
-        ItemCount, AddItem, RemoveItem, MaxResolution, MaxFrames, ResolutionChart, FramesChart,
+        ItemCount, AddItem, RemoveItem, ExampleItemScene, ExampleItemFrames, ExampleItemWorkspace, MaxResolution, MaxFrames, ResolutionChart, FramesChart,
         FileDropTitle, FileDropPrompt, FileDropPrivacy, FileDropReading, FileDropRefused, FileTensors, FileExactWeights, FileElements, FileArch, FileFiles, FileEstimateCheck, FileApplied, FileNoModel, FileBrowserError, FileReaderUnavailable, HeaderNotRecognized, HeaderMixedFormats, HeaderTruncated, HeaderTooLarge, HeaderUnsupportedVersion, HeaderShardSet, HeaderMalformed, PageTitle, ChartLegendImage, ChartLegendVideo, ChartCaptionSequence, ChartLegendSequence, WarnDoesNotFitTrain, WarnWithinHeadroomTrain, NoImageFits, NoFramesFit, GuidanceDistilled,
     }
 }

@@ -3,6 +3,15 @@
 use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::{Custom, Item, ItemKind};
+use vramfit_i18n::Key;
+
+/// The names of `Custom::example`'s items, shown in the user's language (as the name field's
+/// placeholder, so that a language that arrives later, or a switch, renames them).
+const EXAMPLE_NAMES: [Key; 3] = [
+    Key::ExampleItemScene,
+    Key::ExampleItemFrames,
+    Key::ExampleItemWorkspace,
+];
 
 /// One editable item.
 #[derive(Clone, Copy, Debug)]
@@ -17,6 +26,8 @@ pub struct ItemRow {
     pub size: RwSignal<String>,
     /// Count.
     pub count: RwSignal<String>,
+    /// The example item's name this row shows while its own is empty (rows of the example job).
+    pub example: Option<Key>,
 }
 
 /// The rows.
@@ -47,31 +58,14 @@ fn kind_of(s: &str) -> ItemKind {
 }
 
 impl CustomForm {
-    /// Rows showing `c` (an example job when it is empty).
+    /// Rows showing `c` (the core's example job when it is empty or is that job).
     pub fn new(c: Option<&Custom>) -> CustomForm {
+        let example = Custom::example();
         let items = match c {
             Some(c) if !c.items.is_empty() => c.items.clone(),
-            _ => vec![
-                Item {
-                    name: "scene / weights".into(),
-                    kind: ItemKind::Persistent,
-                    size_gib: 12.0,
-                    count: 1,
-                },
-                Item {
-                    name: "frame buffers".into(),
-                    kind: ItemKind::Intermediate,
-                    size_gib: 0.5,
-                    count: 4,
-                },
-                Item {
-                    name: "workspace".into(),
-                    kind: ItemKind::Workspace,
-                    size_gib: 1.0,
-                    count: 1,
-                },
-            ],
+            _ => example.items.clone(),
         };
+        let is_example = items == example.items;
         let rows = items
             .iter()
             .enumerate()
@@ -81,6 +75,7 @@ impl CustomForm {
                 kind: RwSignal::new(kind_id(it.kind).into()),
                 size: RwSignal::new(vramfit_core::num::shortest(it.size_gib)),
                 count: RwSignal::new(it.count.to_string()),
+                example: EXAMPLE_NAMES.get(i).copied().filter(|_| is_example),
             })
             .collect::<Vec<_>>();
         let next = rows.len() as u32;
@@ -101,6 +96,7 @@ impl CustomForm {
                 kind: RwSignal::new("persistent".into()),
                 size: RwSignal::new("1".into()),
                 count: RwSignal::new("1".into()),
+                example: None,
             })
         });
     }

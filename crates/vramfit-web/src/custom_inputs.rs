@@ -35,7 +35,7 @@ pub fn CustomInputs(
                     };
                     view! {
                         <div class="item" data-testid=format!("item-{i}")>
-                            <input type="text" class="item-name" aria-label=t(l, Key::ItemName) placeholder=t(l, Key::ItemName)
+                            <input type="text" class="item-name" aria-label=t(l, Key::ItemName) placeholder=t(l, row.example.unwrap_or(Key::ItemName))
                                 prop:value=move || row.name.get() on:input=move |ev| row.name.set(event_target_value(&ev)) />
                             <select class="item-kind" aria-label=t(l, Key::ItemKind) on:change=move |ev| row.kind.set(event_target_value(&ev))>
                                 {kinds.into_iter().map(|(v, k)| view! {
