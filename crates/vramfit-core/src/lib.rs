@@ -130,6 +130,11 @@ pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
+// The allocator replay the closed-form training estimate is held to (tests only).
+#[cfg(feature = "replay")]
+pub use estimate::training_replay;
+#[cfg(feature = "replay")]
+pub use training::replay::ReplayPeak;
 
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
 /// that help, each evaluated by the core.
