@@ -72,7 +72,7 @@ use self::allocator::{Allocator, BlockId};
 use self::ops::{LayerOps, Op, Proj, Slot, G, SLOTS, X, Y};
 use super::config::{Method, Optimizer, Sharding, Train, TrainPrecision};
 use super::TrainPhase;
-use crate::budget::{runtime, weights, BudgetInputs, Card, PeakPhase};
+use crate::budget::{runtime, weights, BudgetInputs, Card, ComponentId, PeakPhase};
 use crate::bytes::{sub, sum};
 use crate::format::WeightFormat;
 use crate::model::{ModelArch, TensorKind};
@@ -127,7 +127,16 @@ pub struct Replay {
     pub steps: u32,
     /// Allocator calls replayed.
     pub calls: u64,
+    /// Reserved bytes at the moment of the allocated peak (below `reserved` when later steps
+    /// reserve more at a lower allocated peak).
+    pub reserved_at_peak: u64,
+    /// The largest cached free blocks at the allocated peak (bytes, largest first): the
+    /// fragments the reserve is made of.
+    pub free_at_peak: [u64; FREE_SHOWN],
 }
+
+/// Free blocks reported at the allocated peak.
+pub const FREE_SHOWN: usize = 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Tns {
@@ -194,6 +203,8 @@ struct Sim<'a> {
     by_kind: [u64; KINDS],
     phase: TrainPhase,
     peak: (u64, [u64; KINDS], TrainPhase),
+    /// Reserved bytes and the largest free blocks at the allocated peak.
+    at_peak: (u64, [u64; FREE_SHOWN]),
     params: Vec<Param>,
     weights: Vec<Option<Tns>>,
     master: Vec<Option<Tns>>,
@@ -437,6 +448,7 @@ impl<'a> Sim<'a> {
             by_kind: zero_parts(),
             phase: TrainPhase::Forward,
             peak: (0, zero_parts(), TrainPhase::Forward),
+            at_peak: (0, [0; FREE_SHOWN]),
             params,
             weights: vec![None; n],
             master: vec![None; n],
@@ -485,6 +497,7 @@ impl<'a> Sim<'a> {
         let now = self.al.allocated();
         if now > self.peak.0 {
             self.peak = (now, self.by_kind, self.phase);
+            self.at_peak = (self.al.reserved_now(), self.al.largest_free());
         }
         Tns { block, size, kind }
     }
@@ -1255,6 +1268,8 @@ impl<'a> Sim<'a> {
             phase: self.peak.2,
             steps: self.steps,
             calls: self.al.calls(),
+            reserved_at_peak: self.at_peak.0,
+            free_at_peak: self.at_peak.1,
         }
     }
 
@@ -1318,7 +1333,7 @@ pub fn replay(a: &ModelArch, t: &Train, batch: u64, seq: u64, world: u64, limit:
 type FreeBlocks = (u64, Vec<(u64, u64)>);
 
 /// The replay's answer for one scenario's GPU, beside what lies outside the allocator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayPeak {
     /// Peak reserved bytes (the allocator's segments).
     pub reserved: u64,
@@ -1332,6 +1347,12 @@ pub struct ReplayPeak {
     pub steps: u32,
     /// Segments the out-of-memory path returned to the driver (0 unless the card is tight).
     pub released: u64,
+    /// What was live at the allocated peak, by the closed form's components.
+    pub parts: Vec<(ComponentId, u64)>,
+    /// Reserved bytes at the moment of the allocated peak.
+    pub reserved_at_peak: u64,
+    /// The largest cached free blocks at the allocated peak, largest first.
+    pub free_at_peak: [u64; FREE_SHOWN],
 }
 
 impl ReplayPeak {
@@ -1349,7 +1370,11 @@ impl ReplayPeak {
 pub fn peak(t: &Train, inp: &BudgetInputs, card: &Card) -> ReplayPeak {
     let world = inp.tp();
     let nccl = runtime::communication_buffers(u32::try_from(world).unwrap_or(u32::MAX));
-    let outside = sum([inp.cuda_context_bytes, runtime::cublas_workspace(card.arch), nccl]);
+    let outside = sum([
+        inp.cuda_context_bytes,
+        runtime::cublas_workspace(card.arch),
+        nccl,
+    ]);
     let limit = match card.capacity_bytes {
         0 => u64::MAX,
         c => sub(c, outside),
@@ -1372,6 +1397,21 @@ pub fn peak(t: &Train, inp: &BudgetInputs, card: &Card) -> ReplayPeak {
         },
         steps: r.steps,
         released: r.released,
+        reserved_at_peak: r.reserved_at_peak,
+        free_at_peak: r.free_at_peak,
+        parts: [
+            (ComponentId::Weights, Kind::Weights),
+            (ComponentId::MasterWeights, Kind::Master),
+            (ComponentId::Adapters, Kind::Adapters),
+            (ComponentId::Gradients, Kind::Gradients),
+            (ComponentId::OptimizerStates, Kind::States),
+            (ComponentId::Activations, Kind::Activations),
+            (ComponentId::Logits, Kind::Logits),
+            (ComponentId::TemporaryBuffers, Kind::Temporary),
+        ]
+        .into_iter()
+        .map(|(id, k)| (id, r.parts[k as usize]))
+        .collect(),
     }
 }
 
@@ -1606,11 +1646,7 @@ mod tests {
                 s.run_steps();
                 let r = s.result();
                 let trace = s.al.trace.take().unwrap_or_default();
-                let peak = allocator::reference::check(
-                    &trace,
-                    r.reserved,
-                    &s.al.free_blocks(),
-                );
+                let peak = allocator::reference::check(&trace, r.reserved, &s.al.free_blocks());
                 assert_eq!(peak, r.allocated, "{:?} {t:?}", a.family);
                 assert!(!trace.calls.is_empty());
             }

@@ -467,6 +467,18 @@ impl Allocator {
             .chain(self.free_large.iter())
             .collect()
     }
+
+    /// The `N` largest free blocks' sizes, largest first (0 where there are fewer).
+    pub fn largest_free<const N: usize>(&self) -> [u64; N] {
+        let mut out = [0; N];
+        for (size, _) in self.free_small.iter().chain(self.free_large.iter()) {
+            if let Some(pos) = out.iter().position(|&x| size > x) {
+                out[pos..].rotate_right(1);
+                out[pos] = size;
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

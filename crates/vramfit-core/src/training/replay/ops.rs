@@ -32,8 +32,8 @@
 //!   `c·(2h + q + I)` and recomputes the rest inside backward) and then its backward.
 //! - With pipeline parallelism (1F1B) the first stage holds `pp` micro-batches of `L/pp` layers.
 
-use crate::training::config::{LoraTargets, Method, Train, TrainPrecision};
 use crate::model::{ModelArch, TensorKind};
+use crate::training::config::{LoraTargets, Method, Train, TrainPrecision};
 
 /// A place for one tensor of a layer.
 pub type Slot = u8;
@@ -856,9 +856,9 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
 
 #[cfg(test)]
 mod tests {
-    use crate::training::Checkpointing;
     use super::*;
     use crate::catalog;
+    use crate::training::Checkpointing;
 
     fn balanced(ops: &[Op], start: &[Slot]) -> Vec<Slot> {
         let mut live = [false; SLOTS];

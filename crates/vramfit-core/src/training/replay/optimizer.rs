@@ -13,8 +13,8 @@
 //!   group at once; Adafactor makes `grad**2 + eps`, the update and `-update` (two alive at once);
 //!   Lion per parameter a clone and a sum; 8-bit and SGD update in place.
 
-use crate::training::config::Optimizer;
 use crate::bytes::{div_ceil, mul};
+use crate::training::config::Optimizer;
 
 /// The state tensors (bytes each, in creation order) of a `rows × cols` parameter, with `dtype`
 /// bytes per full-precision element (4 with fp32 weights or master, 2 for pure bf16).
@@ -101,7 +101,13 @@ mod tests {
             Optimizer::SgdMomentum,
             Optimizer::Lion,
         ] {
-            for (rows, cols) in [(1, 1024), (1, 5000), (30, 20), (4096, 14336), (128_256, 4096)] {
+            for (rows, cols) in [
+                (1, 1024),
+                (1, 5000),
+                (30, 20),
+                (4096, 14336),
+                (128_256, 4096),
+            ] {
                 for dtype in [2, 4] {
                     let tensors: u64 = state_tensors(opt, rows, cols, dtype).iter().sum();
                     assert_eq!(
