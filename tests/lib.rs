@@ -1,7 +1,11 @@
 //! Shared helpers for the cross-crate tests: locating the calibration cases in `tests/calibration/`,
 //! and keeping the README's generated tables in sync with what the tests print.
 
+use serde_json::{json, Value};
 use std::path::PathBuf;
+
+const MIB: f64 = (1u64 << 20) as f64;
+const GIB: f64 = (1u64 << 30) as f64;
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
@@ -53,5 +57,104 @@ pub fn finish_report(name: &str, rows: &[String], failures: &[String]) {
     );
     if let Err(e) = sync_readme_section(name, &table) {
         panic!("{e}");
+    }
+}
+
+/// The `train` workload of a BERT row of `training.json` (HF Trainer 4.16 on torch 1.10 with
+/// torch ≤ 1.9's autocast op lists: see `tests/training_calibration.rs`).
+pub fn bert_train(case: &Value) -> Value {
+    let fp16 = case["precision"].as_str().unwrap_or("") != "fp32";
+    let optimizer = match case["optimizer"].as_str().unwrap_or("") {
+        "adafactor" => "adafactor",
+        o if o.contains("8bit") => "adamw8bit",
+        _ => "adamw",
+    };
+    json!({
+        "method": "full",
+        "micro_batch": case["micro_batch"],
+        "sequence_length": case["seq_len"],
+        "gradient_accumulation": case["grad_accum"],
+        "precision": if fp16 { "amp_fp16" } else { "fp32" },
+        "optimizer": optimizer,
+        "foreach": false,
+        "checkpointing": if case["gradient_checkpointing"].as_bool().unwrap_or(false) { "full" } else { "none" },
+        "flash_attention": false,
+        "grads_persist": true,
+        "autocast_gelu_fp32": fp16,
+    })
+}
+
+/// torchtune recipe settings (model, card, GPUs, `train` workload) for each row (README + the recipe configs of that release).
+pub fn torchtune(id: &str) -> Option<(&'static str, &'static str, u32, Value)> {
+    let common = json!({"micro_batch": 2, "sequence_length": 2048, "precision": "bf16",
+        "checkpointing": "full", "compiled": true, "chunked_loss": true});
+    let with = |extra: Value| {
+        let mut t = common.clone();
+        if let (Some(t), Some(e)) = (t.as_object_mut(), extra.as_object()) {
+            t.extend(e.clone());
+        }
+        t
+    };
+    Some(match id {
+        "T01" => (
+            "llama-3.1-8b-instruct",
+            "rtx-4090",
+            1,
+            with(
+                json!({"method": "full", "optimizer": "paged_adamw8bit", "optimizer_in_backward": true}),
+            ),
+        ),
+        "T02" => (
+            "llama-3.1-8b-instruct",
+            "rtx-4090",
+            1,
+            with(json!({"method": "lora", "lora_rank": 8, "lora_targets": "query_value"})),
+        ),
+        "T03" => (
+            "llama-3.1-8b-instruct",
+            "rtx-4090",
+            1,
+            with(json!({"method": "qlora", "lora_rank": 8, "lora_targets": "all_linear"})),
+        ),
+        "T04" => (
+            "llama-3.1-70b-instruct",
+            "a100-sxm-80gb",
+            8,
+            with(
+                json!({"method": "lora", "lora_rank": 16, "lora_targets": "query_key_value", "sharding": "zero3"}),
+            ),
+        ),
+        _ => return None,
+    })
+}
+
+/// A row of `training.json` as a scenario: (scenario, measured, unit bytes, bound in %, whether
+/// the row measured torch's peak allocated rather than device memory); `None` for a row no
+/// scenario reproduces.
+pub fn training_case(case: &Value) -> Option<(Value, f64, f64, f64, bool)> {
+    let id = case["id"].as_str().unwrap_or("?");
+    if let Some(mib) = case["measured_mib"].as_f64() {
+        let s = json!({
+            "model": {"hf_config": case["hf_config"]},
+            "weights": "fp32",
+            "workload": {"train": bert_train(case)},
+            "hardware": {"gpu_memory_gib": 15.75, "count": 1, "cuda_context_mib": 1343},
+        });
+        Some((s, mib, MIB, 10.0, false))
+    } else {
+        let (model, gpu, count, train) = torchtune(id)?;
+        let s = json!({
+            "model": {"catalog": model},
+            "weights": "bf16",
+            "workload": {"train": train},
+            "hardware": {"gpu": gpu, "count": count},
+        });
+        Some((
+            s,
+            case["measured_gib"].as_f64().unwrap_or(f64::NAN),
+            GIB,
+            15.0,
+            true,
+        ))
     }
 }

@@ -17,76 +17,7 @@
 //!   holds (everything but the CUDA context, NCCL and the allocator's own reserve). Bound: 15 %.
 
 use serde_json::{json, Value};
-use vramfit_tests::{calibration_file, finish_report};
-
-const MIB: f64 = (1u64 << 20) as f64;
-const GIB: f64 = (1u64 << 30) as f64;
-
-fn bert_train(case: &Value) -> Value {
-    let fp16 = case["precision"].as_str().unwrap_or("") != "fp32";
-    let optimizer = match case["optimizer"].as_str().unwrap_or("") {
-        "adafactor" => "adafactor",
-        o if o.contains("8bit") => "adamw8bit",
-        _ => "adamw",
-    };
-    json!({
-        "method": "full",
-        "micro_batch": case["micro_batch"],
-        "sequence_length": case["seq_len"],
-        "gradient_accumulation": case["grad_accum"],
-        "precision": if fp16 { "amp_fp16" } else { "fp32" },
-        "optimizer": optimizer,
-        "foreach": false,
-        "checkpointing": if case["gradient_checkpointing"].as_bool().unwrap_or(false) { "full" } else { "none" },
-        "flash_attention": false,
-        "grads_persist": true,
-        "autocast_gelu_fp32": fp16,
-    })
-}
-
-/// torchtune recipe settings for each row (README + the recipe configs of that release).
-fn torchtune(id: &str) -> Option<(&'static str, &'static str, u32, Value)> {
-    let common = json!({"micro_batch": 2, "sequence_length": 2048, "precision": "bf16",
-        "checkpointing": "full", "compiled": true, "chunked_loss": true});
-    let with = |extra: Value| {
-        let mut t = common.clone();
-        if let (Some(t), Some(e)) = (t.as_object_mut(), extra.as_object()) {
-            t.extend(e.clone());
-        }
-        t
-    };
-    Some(match id {
-        "T01" => (
-            "llama-3.1-8b-instruct",
-            "rtx-4090",
-            1,
-            with(
-                json!({"method": "full", "optimizer": "paged_adamw8bit", "optimizer_in_backward": true}),
-            ),
-        ),
-        "T02" => (
-            "llama-3.1-8b-instruct",
-            "rtx-4090",
-            1,
-            with(json!({"method": "lora", "lora_rank": 8, "lora_targets": "query_value"})),
-        ),
-        "T03" => (
-            "llama-3.1-8b-instruct",
-            "rtx-4090",
-            1,
-            with(json!({"method": "qlora", "lora_rank": 8, "lora_targets": "all_linear"})),
-        ),
-        "T04" => (
-            "llama-3.1-70b-instruct",
-            "a100-sxm-80gb",
-            8,
-            with(
-                json!({"method": "lora", "lora_rank": 16, "lora_targets": "query_key_value", "sharding": "zero3"}),
-            ),
-        ),
-        _ => return None,
-    })
-}
+use vramfit_tests::{calibration_file, finish_report, training_case};
 
 fn components(est: &Value) -> Vec<(String, f64)> {
     est["plan"]["per_gpu_components"]
@@ -131,32 +62,9 @@ fn training_accuracy() {
     let mut failures = Vec::new();
     for case in data["cases"].as_array().expect("cases") {
         let id = case["id"].as_str().unwrap_or("?");
-        let (scenario, measured, unit, bound, allocated_only) =
-            if let Some(mib) = case["measured_mib"].as_f64() {
-                let s = json!({
-                    "model": {"hf_config": case["hf_config"]},
-                    "weights": "fp32",
-                    "workload": {"train": bert_train(case)},
-                    "hardware": {"gpu_memory_gib": 15.75, "count": 1, "cuda_context_mib": 1343},
-                });
-                (s, mib, MIB, 10.0, false)
-            } else if let Some((model, gpu, count, train)) = torchtune(id) {
-                let s = json!({
-                    "model": {"catalog": model},
-                    "weights": "bf16",
-                    "workload": {"train": train},
-                    "hardware": {"gpu": gpu, "count": count},
-                });
-                (
-                    s,
-                    case["measured_gib"].as_f64().unwrap_or(f64::NAN),
-                    GIB,
-                    15.0,
-                    true,
-                )
-            } else {
-                continue;
-            };
+        let Some((scenario, measured, unit, bound, allocated_only)) = training_case(case) else {
+            continue;
+        };
         let est =
             vramfit_cli::run_value(&scenario.to_string()).unwrap_or_else(|e| panic!("{id}: {e}"));
         let predicted = predicted_bytes(&est, allocated_only) / unit;

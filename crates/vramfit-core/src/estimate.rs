@@ -303,6 +303,30 @@ pub fn user_plan(
     ))
 }
 
+/// The allocator replay of the scenario's own training plan (its card and GPU count), the
+/// reference the closed form is held to (`training/replay.rs`); `None` for other workloads or when
+/// the scenario names no card. Tests only (feature `replay`).
+#[cfg(feature = "replay")]
+pub fn training_replay(
+    scenario: &Scenario,
+) -> Result<Option<crate::training::replay::ReplayPeak>, ScenarioError> {
+    let Workload::Train(t) = &scenario.workload else {
+        return Ok(None);
+    };
+    let prepared = prepare(scenario)?;
+    let Some(card) = chosen_card(scenario)? else {
+        return Ok(None);
+    };
+    // As `user_plan` → `Plan::evaluate` (training splits data-parallel over every card).
+    let base = prepared.inputs(scenario);
+    let inputs = BudgetInputs {
+        tensor_parallel: scenario.hardware.count.max(1),
+        gpu_arch: card.arch,
+        ..base.inputs
+    };
+    Ok(Some(crate::training::replay::peak(t, &inputs, &card)))
+}
+
 /// Points of the memory curve.
 pub const CURVE_POINTS: usize = 48;
 

@@ -18,7 +18,9 @@
 //! types, the scenario, plans and their verdicts, and the estimate with [`estimate()`]. These are
 //! exactly the items the web app (its JavaScript API included), the CLI and the tests name; other
 //! types reach them only as fields and results (an [`Estimate`]'s `recommendation`, a [`Plan`]'s
-//! `kv`), and the modules defining them are private.
+//! `kv`), and the modules defining them are private. The cargo feature `replay` (tests only, off by
+//! default, never in the page or the CLI) adds `training_replay` and `ReplayPeak`: the allocator
+//! replay the closed-form training estimate is held to (`training/replay.rs`).
 //!
 //! Eight modules stay public as namespaces, because what outside code uses of them are mostly
 //! free functions and constants, whose names read well only behind the module's name
@@ -130,6 +132,11 @@ pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
+// The allocator replay the closed-form training estimate is held to (tests only).
+#[cfg(feature = "replay")]
+pub use estimate::training_replay;
+#[cfg(feature = "replay")]
+pub use training::replay::ReplayPeak;
 
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
 /// that help, each evaluated by the core.

@@ -36,6 +36,9 @@
 pub mod activations;
 pub mod config;
 pub mod optimizer;
+/// The allocator replay the closed form is held to: tests only (cargo feature `replay`).
+#[cfg(feature = "replay")]
+pub mod replay;
 
 pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision};
 
@@ -59,7 +62,7 @@ pub enum TrainPhase {
 }
 
 /// Whether a LoRA target list covers a tensor.
-fn is_target(kind: TensorKind, targets: LoraTargets) -> bool {
+pub(crate) fn is_target(kind: TensorKind, targets: LoraTargets) -> bool {
     use TensorKind as K;
     match targets {
         LoraTargets::QueryValue => matches!(kind, K::AttnQ | K::AttnV | K::AttnQB | K::AttnKvB),
