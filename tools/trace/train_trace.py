@@ -15,7 +15,9 @@ Paths:
 - LoRA: every target `nn.Linear` wrapped in `LoraLinear`, peft's `LoraLayer` forward
   (`peft/tuners/lora/layer.py`, `Linear.forward`): `base_layer(x) + lora_B(lora_A(dropout(x))) *
   scaling`, `dropout` = `nn.Identity` for p = 0 (peft: `lora_dropout > 0.0` else `nn.Identity()`),
-  `nn.Dropout(p)` otherwise. Adapters in bf16 as torchtune holds them (peft's default
+  `nn.Dropout(p)` otherwise, with CUDA's fused kernel's allocations (`CudaDropout`): each adapted
+  linear then saves its own dropout output (`lora_A`'s input) and bool mask, 3 bytes an input
+  element, instead of one shared 16-bit input. Adapters in bf16 as torchtune holds them (peft's default
   `autocast_adapter_dtype=True` would upcast them to fp32 and cast `x` to fp32: not traced).
   Targets q,v (`query_value`) or all seven linears (`all_linear`).
 - QLoRA: the layers' linears as trace.py's `NF4Linear` (bitsandbytes `Linear4bit`, no double
@@ -129,13 +131,41 @@ torch.nn.functional.scaled_dot_product_attention = sdpa_flash_train
 # --- LoRA / QLoRA modules ------------------------------------------------------------------------
 
 
+class CudaDropout(torch.autograd.Function):
+    """`nn.Dropout` in training as CUDA runs it (`F.dropout` -> `native_dropout`, the fused kernel
+    of `aten/src/ATen/native/cuda/Dropout.cu`: the output and a bool mask, `empty_like(self,
+    dtype=kBool)`; the mask saved for `native_dropout_backward`). The meta device would take the
+    CPU path instead (`_dropout_impl`: a noise tensor in the input's dtype, saved by the `mul`)."""
+
+    @staticmethod
+    def forward(ctx, x, p):
+        out = torch.empty_like(x)
+        mask = torch.empty_like(x, dtype=torch.bool)
+        ctx.save_for_backward(mask)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (mask,) = ctx.saved_tensors
+        return torch.empty_like(grad), None
+
+
+class Dropout(torch.nn.Module):
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        return CudaDropout.apply(x, self.p)
+
+
 class LoraLinear(torch.nn.Module):
     """peft `lora.Linear.forward`: `base_layer(x) + lora_B(lora_A(dropout(x))) * scaling`."""
 
     def __init__(self, base: torch.nn.Module, in_f: int, out_f: int, r: int, alpha: int, dropout: float):
         super().__init__()
         self.base_layer = base
-        self.lora_dropout = torch.nn.Dropout(dropout) if dropout > 0 else torch.nn.Identity()
+        self.lora_dropout = Dropout(dropout) if dropout > 0 else torch.nn.Identity()
         self.lora_A = torch.nn.Linear(in_f, r, bias=False, device=META, dtype=BF16)
         self.lora_B = torch.nn.Linear(r, out_f, bias=False, device=META, dtype=BF16)
         self.scaling = alpha / r
