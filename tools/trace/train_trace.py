@@ -38,9 +38,10 @@ and lse; backward allocates dq, dk, dv, fp32 `softmax_d` (B, H, L rounded to 128
 `dq_accum` (B, L rounded, H, D), and with GQA the expanded dk / dv (B, L, H, D) that are summed
 over each group. The meta device's math path (scores materialised) is not used.
 
-Not traced: the LoRA gradients are traced (they are op outputs of backward and stay in `.grad`),
-the optimizer state and step are not (the core counts them apart); cuBLAS workspaces; the CUDA
-context and allocator slack.
+The adapters' gradients are traced (op outputs of backward, kept in `.grad`). Not traced: the
+optimizer state and step (the core counts them apart; the Rust test runs the core with plain SGD
+so that its adapters component is the adapters and their gradients), cuBLAS workspaces, the CUDA
+context and the allocator's slack.
 
 Usage: `tools/trace/.venv/bin/python tools/trace/train_trace.py [--out FILE]` (see README.md).
 """
