@@ -30,7 +30,9 @@ Paths:
   {"use_reentrant": False})` (what HF Trainer and torchtune use).
 
 Attention: transformers' `sdpa` path with no mask (`is_causal=True`, GQA passed as
-`enable_gqa=True`), which CUDA runs with the flash kernel for bf16. Flash is emulated as an
+`enable_gqa=True` by `use_gqa_in_sdpa`), which CUDA runs with the flash kernel for bf16
+(`sdp_utils.cpp` `can_use_flash_attention` checks `check_batch_size_and_num_heads_dense<true
+/*supports GQA*/>`: k and v are not repeated to the query heads). Flash is emulated as an
 `autograd.Function` from PyTorch's `_scaled_dot_product_flash_attention` and flash-attention's
 `mha_fwd` / `mha_bwd` (`flash_api.cpp`): forward allocates the output (`empty_like` of the
 (B, L, H, D) query, returned transposed) and the fp32 log-sum-exp (B, H, L), saves q, k, v, out
