@@ -62,7 +62,7 @@ fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
     let attention = div(add(mul(2, q), mul(2, kv)), tp);
     let base = match t.method {
         Method::Full => mul(c, sum([mul(5, h), attention, div(mlp, tp)])),
-        Method::Lora | Method::Qlora => lora_layer(h, c, attention, div(mlp, tp), t.lora_targets),
+        Method::Lora | Method::Qlora => lora_layer(h, c, div(q, tp), attention, div(mlp, tp), t),
     };
     let scores = if t.flash_attention {
         0
@@ -90,16 +90,35 @@ fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
 /// - **attention and MLP**: q and k after RoPE, v, the attention output (flash saves all four),
 ///   gate, up and `silu(gate)` (saved by `silu` and the product): `c·(2q + 2kv + 3I)`.
 ///
+/// - **adapter dropout** (`lora_dropout`): `nn.Dropout` in training runs CUDA's fused
+///   `native_dropout` (`aten/src/ATen/native/cuda/Dropout.cu`: the output and a bool mask,
+///   `empty_like(self, kBool)`, saved for `native_dropout_backward`), one per adapted linear, and
+///   `lora_A` saves that output instead of `x`: `(c + 1)` bytes per input element per target (q,
+///   k, v, gate, up read `h`, o reads `q`, down reads `I`), while the shared normed inputs and the
+///   product are no longer kept by anyone.
+///
 /// Not counted: the adapters' rank-wide `lora_A` outputs (`c·r` per target), flash's fp32
 /// log-sum-exp (`4a`) and the norms' `rsqrt` (4 bytes each), under 0.3 % of a layer.
-fn lora_layer(h: u64, c: u64, attention: u64, mlp: u64, targets: LoraTargets) -> u64 {
+fn lora_layer(h: u64, c: u64, q: u64, attention: u64, mlp: u64, t: &Train) -> u64 {
     let norms = mul(8, h);
+    let all = t.lora_targets == LoraTargets::AllLinear;
+    // gate, up and silu(gate): the product (down's input, mlp / 4) only if lora_A saves it.
+    let mlp_kept = sub(mlp, mlp / 4);
+    if t.lora_dropout {
+        let inputs = match t.lora_targets {
+            LoraTargets::QueryValue => mul(2, h),
+            LoraTargets::QueryKeyValue => mul(3, h),
+            LoraTargets::Attention => add(mul(3, h), q),
+            LoraTargets::AllLinear => sum([mul(5, h), q, mlp / 4]),
+        };
+        return sum([norms, mul(c, add(attention, mlp_kept)), mul(c + 1, inputs)]);
+    }
     let attention = mul(c, add(h, attention));
-    let mlp = if targets == LoraTargets::AllLinear {
+    let mlp = if all {
         mul(c, add(h, mlp))
     } else {
         // Without an MLP adapter neither the MLP's normed input nor the product is kept.
-        mul(c, sub(mlp, mlp / 4))
+        mul(c, mlp_kept)
     };
     sum([norms, attention, mlp])
 }
@@ -150,10 +169,34 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
             recompute: mul(tokens, add(stack, recomputed_layer)),
         },
         _ => Activations {
-            total: mul(tokens, add(stack, embeddings)),
+            total: mul(
+                tokens,
+                sub(add(stack, embeddings), frozen_first_layer(a, t)),
+            ),
             recompute: mul(tokens, add(per_layer, scores)),
         },
     }
+}
+
+/// What the first decoder layer does not save, per token, when the embeddings are frozen
+/// (LoRA / QLoRA) and the layer is not checkpointed: its input does not require a gradient, so
+/// autograd records nothing for its input norm (no fp32 copy, `4h`), and with adapter dropout the
+/// dropouts of the attention projections reading that norm's output keep no mask (`h` each). A
+/// checkpointed layer keeps its input whatever it requires.
+fn frozen_first_layer(a: &ModelArch, t: &Train) -> u64 {
+    if t.method == Method::Full || a.family.is_encoder() || a.layers == 0 {
+        return 0;
+    }
+    let h = u64::from(a.hidden);
+    let masks = if t.lora_dropout {
+        match t.lora_targets {
+            LoraTargets::QueryValue => 2,
+            _ => 3,
+        }
+    } else {
+        0
+    };
+    mul(4 + masks, h)
 }
 
 /// Logits and loss buffers: `b·s·V/t` in the compute dtype, plus what the cross-entropy keeps.
