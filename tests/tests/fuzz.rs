@@ -134,6 +134,7 @@ const KEYS: &[&str] = &[
     "optimizer", "optimizer_in_backward", "checkpointing", "flash_attention", "compiled",
     "chunked_loss", "trainable_top_layers", "sharding", "hybrid_group", "tensor_parallel",
     "pipeline_parallel", "offload_optimizer", "offload_params", "grads_persist", "foreach", "autocast_gelu_fp32",
+    "lora_dropout",
     "double_quant", "pipeline", "width", "height", "frames", "batch", "guidance", "attention",
     "offload", "vae_tiling", "vae_slicing", "drop_text_encoders", "denoiser_format",
     "text_encoder_format", "items", "name", "kind", "size_gib", "model_type", "hidden_size",

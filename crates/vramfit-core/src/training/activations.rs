@@ -9,14 +9,18 @@
 //!   `4·Ie` per routed expert a token visits plus the shared expert. With LoRA / QLoRA the frozen
 //!   projections keep no input (autograd's `MmBackward` saves the input only for a weight that
 //!   requires a gradient): the normed input of the attention stays only if an attention projection
-//!   carries an adapter, the MLP's normed input only if gate / up do, the product only if down does. Without a fused attention kernel
-//!   the scores and their fp32 softmax add `a·s·(c + 4)/t`.
+//!   carries an adapter, the MLP's normed input only if gate / up do, the product only if down
+//!   does, and each RMSNorm keeps the fp32 copy of its input that its `pow` and `mul` save (`8h`
+//!   for the two; `lora_layer`, checked against a meta-device trace of transformers' Llama). Without
+//!   a fused attention kernel the scores and their fp32 softmax add `a·s·(c + 4)/t`.
 //! - **BERT encoders** (post-norm, GELU, dropout, eager attention; notes §2 from torch's saved
 //!   tensors): fp32 `66h + 13as`, autocast `42h + 11as` (torch 1.10's op lists; with torch ≤ 1.9's,
 //!   where GELU is on the fp32 list, `+ 2i` for the fp32 copy of its input it saves).
 //! - **Checkpointing**: selective drops the attention-score term; full keeps each layer's input
-//!   (`c·h`) plus one layer recomputed in backward (`torch.compile` keeps only the matmul inputs of
-//!   the recomputed layer: `c·(2h + q/t + I/t)`).
+//!   (`c·h`) through the forward and the loss's backward, and one layer recomputed in backward on
+//!   top (`torch.compile` keeps only the matmul inputs of the recomputed layer:
+//!   `c·(2h + q/t + I/t)`): the recomputed layer counts in `recompute`, not in `total` (a
+//!   non-reentrant checkpoint's forward saves nothing inside the layer).
 //! - With pipeline parallelism (1F1B) the first stage holds `pp` micro-batches of `L/pp` layers:
 //!   all `L` layers' worth, so `pp` does not reduce this term.
 
@@ -55,26 +59,68 @@ fn decoder_layer(a: &ModelArch, t: &Train, seq: u64) -> (u64, u64) {
         ]),
         None => mul(4, u64::from(a.intermediate)),
     };
-    let full = sum([mul(5, h), div(add(mul(2, q), mul(2, kv)), tp), div(mlp, tp)]);
-    let base = mul(
-        c,
-        match t.method {
-            Method::Full => full,
-            Method::Lora | Method::Qlora => {
-                let mlp_targets = t.lora_targets == LoraTargets::AllLinear;
-                // Without an MLP adapter, the MLP's normed input (h) and the product (I) are not
-                // kept.
-                let unsaved = if mlp_targets { 0 } else { h + mlp / 4 / tp };
-                sub(full, unsaved)
-            }
-        },
-    );
+    let attention = div(add(mul(2, q), mul(2, kv)), tp);
+    let base = match t.method {
+        Method::Full => mul(c, sum([mul(5, h), attention, div(mlp, tp)])),
+        Method::Lora | Method::Qlora => lora_layer(h, c, div(q, tp), attention, div(mlp, tp), t),
+    };
     let scores = if t.flash_attention {
         0
     } else {
         div(prod(&[u64::from(a.heads), seq, c + 4]), tp)
     };
     (base, scores)
+}
+
+/// Bytes per token one decoder layer saves when its weights are frozen (LoRA / QLoRA), from the
+/// saved tensors of a meta-device trace of transformers' `LlamaForCausalLM` with peft-style
+/// adapters (`tools/trace/train_trace.py`, checked by `tests/tests/training_traces.rs`):
+/// - **norms**: `LlamaRMSNorm.forward` runs `hidden_states.to(torch.float32)`, `pow(2)`, `mean`,
+///   `rsqrt`, `hidden_states * rsqrt` in fp32: `pow` and that `mul` save the fp32 copy of the
+///   input (4 bytes an element whatever the compute dtype), and with a frozen norm weight
+///   `weight * hidden_states.to(input_dtype)` saves nothing new. Two norms: `8h` bytes.
+/// - **adapted linears' inputs**: peft's `lora.Linear.forward` is `base_layer(x) +
+///   lora_B(lora_A(dropout(x))) * scaling`; `lora_A`'s `MmBackward` saves `x` (one copy shared by
+///   the projections reading it), while the frozen base (`nn.Linear`, or bitsandbytes
+///   `MatMul4Bit`, which saves only the packed weight and dequantises again in backward) saves
+///   none. So the attention's normed input (`c·h`) is kept because every target list adapts an
+///   attention projection, the MLP's normed input (`c·h`) and the gate × up product (`c·I`, the
+///   input of `down_proj`) only with MLP adapters; `o_proj`'s input is the attention output that
+///   the kernel saves anyway.
+/// - **attention and MLP**: q and k after RoPE, v, the attention output (flash saves all four),
+///   gate, up and `silu(gate)` (saved by `silu` and the product): `c·(2q + 2kv + 3I)`.
+///
+/// - **adapter dropout** (`lora_dropout`): `nn.Dropout` in training runs CUDA's fused
+///   `native_dropout` (`aten/src/ATen/native/cuda/Dropout.cu`: the output and a bool mask,
+///   `empty_like(self, kBool)`, saved for `native_dropout_backward`), one per adapted linear, and
+///   `lora_A` saves that output instead of `x`: `(c + 1)` bytes per input element per target (q,
+///   k, v, gate, up read `h`, o reads `q`, down reads `I`), while the shared normed inputs and the
+///   product are no longer kept by anyone.
+///
+/// Not counted: the adapters' rank-wide `lora_A` outputs (`c·r` per target), flash's fp32
+/// log-sum-exp (`4a`) and the norms' `rsqrt` (4 bytes each), under 0.3 % of a layer.
+fn lora_layer(h: u64, c: u64, q: u64, attention: u64, mlp: u64, t: &Train) -> u64 {
+    let norms = mul(8, h);
+    let all = t.lora_targets == LoraTargets::AllLinear;
+    // gate, up and silu(gate): the product (down's input, mlp / 4) only if lora_A saves it.
+    let mlp_kept = sub(mlp, mlp / 4);
+    if t.lora_dropout {
+        let inputs = match t.lora_targets {
+            LoraTargets::QueryValue => mul(2, h),
+            LoraTargets::QueryKeyValue => mul(3, h),
+            LoraTargets::Attention => add(mul(3, h), q),
+            LoraTargets::AllLinear => sum([mul(5, h), q, mlp / 4]),
+        };
+        return sum([norms, mul(c, add(attention, mlp_kept)), mul(c + 1, inputs)]);
+    }
+    let attention = mul(c, add(h, attention));
+    let mlp = if all {
+        mul(c, add(h, mlp))
+    } else {
+        // Without an MLP adapter neither the MLP's normed input nor the product is kept.
+        mul(c, mlp_kept)
+    };
+    sum([norms, attention, mlp])
 }
 
 /// Saved activations for `batch` sequences of `seq` tokens.
@@ -119,22 +165,52 @@ pub fn saved(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> Activations {
     let stack = mul(layers, kept);
     match t.checkpointing {
         Checkpointing::Full => Activations {
-            total: mul(tokens, sum([stack, recomputed_layer, embeddings])),
+            total: mul(tokens, add(stack, embeddings)),
             recompute: mul(tokens, add(stack, recomputed_layer)),
         },
         _ => Activations {
-            total: mul(tokens, add(stack, embeddings)),
+            total: mul(
+                tokens,
+                sub(add(stack, embeddings), frozen_first_layer(a, t)),
+            ),
             recompute: mul(tokens, add(per_layer, scores)),
         },
     }
 }
 
+/// What the first decoder layer does not save, per token, when the embeddings are frozen
+/// (LoRA / QLoRA) and the layer is not checkpointed: its input does not require a gradient, so
+/// autograd records nothing for its input norm (no fp32 copy, `4h`), and with adapter dropout the
+/// dropouts of the attention projections reading that norm's output keep no mask (`h` each). A
+/// checkpointed layer keeps its input whatever it requires.
+fn frozen_first_layer(a: &ModelArch, t: &Train) -> u64 {
+    if t.method == Method::Full || a.family.is_encoder() || a.layers == 0 {
+        return 0;
+    }
+    let h = u64::from(a.hidden);
+    let masks = if t.lora_dropout {
+        match t.lora_targets {
+            LoraTargets::QueryValue => 2,
+            _ => 3,
+        }
+    } else {
+        0
+    };
+    mul(4 + masks, h)
+}
+
 /// Logits and loss buffers: `b·s·V/t` in the compute dtype, plus what the cross-entropy keeps.
 /// Encoders with a classification head have only `b × labels` logits.
 ///
-/// - Whole sequence (eager): `cross_entropy(logits.float())` holds the fp32 upcast and the fp32
-///   log-softmax it saves for backward (`_log_softmax`'s derivative reads `result`, torch
-///   `tools/autograd/derivatives.yaml`) at once: `c + 8` bytes per logit.
+/// - Whole sequence (eager; transformers' `ForCausalLMLoss`: `logits.float()`, then
+///   `F.cross_entropy`): the forward holds the logits, their fp32 upcast and the fp32 log-softmax
+///   saved for backward (`_log_softmax`'s derivative reads `result`, torch
+///   `tools/autograd/derivatives.yaml`) at once, `c + 8` bytes per logit; the model output (and
+///   its logits) is dropped before backward (HF `Trainer.compute_loss` returns the loss alone),
+///   and the first backward node then holds the saved log-softmax, `nll_loss_backward`'s fp32
+///   gradient (`zeros_like` + scatter) and `_log_softmax_backward_data`'s fp32 result while every
+///   activation is still saved: 12 bytes per logit, the larger (meta trace of
+///   `tools/trace/train_trace.py`). Compiled without chunks: `c + 8` (not traced).
 /// - Chunked (torchtune `CEWithChunkedOutputLoss`, eight chunks of tokens), eager: each chunk's
 ///   upcast lives only through its log-softmax, but every chunk's fp32 log-softmax stays saved
 ///   until backward: `c + 4` per logit, plus one chunk's upcast.
@@ -152,7 +228,8 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     match (t.chunked_loss, t.compiled) {
         (true, true) => add(mul(elements, c), div(mul(elements, c), LOSS_CHUNKS)),
         (true, false) => add(mul(elements, c + 4), div(mul(elements, 4), LOSS_CHUNKS)),
-        (false, _) => mul(elements, c + 8),
+        (false, false) => mul(elements, 12),
+        (false, true) => mul(elements, c + 8),
     }
 }
 

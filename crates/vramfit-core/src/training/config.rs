@@ -116,6 +116,11 @@ pub struct Train {
     /// NF4 double quantisation (QLoRA).
     #[serde(default = "yes")]
     pub double_quant: bool,
+    /// The adapters' dropout is on (peft `LoraConfig(lora_dropout > 0)`): each adapted linear
+    /// keeps its own dropout output and bool mask instead of one shared input
+    /// (`activations::lora_layer`). Off (peft's default, 0) is not serialised.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lora_dropout: bool,
     /// Sequences per micro-batch, per GPU.
     pub micro_batch: u32,
     /// Tokens per sequence.
@@ -200,6 +205,7 @@ impl Default for Train {
             lora_rank: rank(),
             lora_targets: LoraTargets::QueryValue,
             double_quant: true,
+            lora_dropout: false,
             micro_batch: 1,
             sequence_length: 2048,
             gradient_accumulation: 1,
