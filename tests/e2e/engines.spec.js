@@ -83,6 +83,22 @@ test('training: compiling a chunked cross-entropy shrinks the logits row, and it
   await expect(page.getByTestId('row-logits')).toContainText('compiled with torch.compile');
 });
 
+// peft's adapter dropout keeps, per adapted linear, its own dropped input and a bool mask
+// (traced: tools/trace/train_trace.py); the form sets it and the activations follow.
+test('training: LoRA dropout grows the saved activations', async ({ page }) => {
+  await page.goto('./?model=llama-3.1-8b-instruct&gpu=h100-sxm-80gb&lang=en');
+  await page.getByTestId('workload-train').check();
+  await page.getByTestId('method').selectOption('lora');
+  await page.getByTestId('lora_targets').selectOption('all_linear');
+  const acts = page.getByTestId('row-activations').locator('td').first();
+  const gib = async () => parseFloat((await acts.textContent()).replace(',', ''));
+  await expect.poll(gib).toBeGreaterThan(0);
+  const off = await gib();
+  await page.getByTestId('lora_dropout').check();
+  await expect.poll(gib).toBeGreaterThan(off);
+  await expect.poll(() => page.url()).toContain('lora_dropout');
+});
+
 test('image and video generation: pipeline, offload and the largest size that fits', async ({ page }) => {
   await page.goto('./?gpu=rtx-4090&lang=en');
   await page.getByTestId('workload-image').check();

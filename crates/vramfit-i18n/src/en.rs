@@ -296,6 +296,7 @@ pub fn text(k: Key) -> &'static str {
         FlashAttention => "fused attention (flash / SDPA)",
         Compiled => "torch.compile",
         ChunkedLoss => "chunked cross-entropy",
+        LoraDropout => "LoRA dropout (lora_dropout > 0)",
         TopLayers => "Train only the top N layers (blank: all)",
         ShardingLabel => "Data parallel",
         ShardDdp => "DDP (replicated)",

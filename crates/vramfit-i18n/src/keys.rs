@@ -80,7 +80,7 @@ keys! {
         GradAccum, PrecisionLabel, PrecFp32, PrecAmpFp16, PrecAmpBf16, PrecMixedMaster, PrecBf16,
         OptimizerLabel, OptAdamw8bit, OptPaged, OptSgd, OptSgdMomentum, OptInBackward,
         CheckpointingLabel, CkptNone, CkptSelective, CkptFull, FlashAttention, Compiled,
-        ChunkedLoss, TopLayers, ShardingLabel, ShardDdp, ShardZero1, ShardZero2, ShardZero3,
+        ChunkedLoss, LoraDropout, TopLayers, ShardingLabel, ShardDdp, ShardZero1, ShardZero2, ShardZero3,
         ShardHybrid, TensorParallelLabel, PipelineParallelLabel, OffloadOptimizer, OffloadParams,
         SplitDataParallel, SplitSharded, PeakPhase, PhaseForward, PhaseBackward, PhaseOptimizerStep,
         PhaseTextEncoding, PhaseDenoising, PhaseDecoding, MaxSeqLen, MaxMicroBatch, CompMaster,

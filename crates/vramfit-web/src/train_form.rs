@@ -33,6 +33,8 @@ pub struct TrainForm {
     pub flash: RwSignal<bool>,
     /// torch.compile.
     pub compiled: RwSignal<bool>,
+    /// LoRA dropout on (peft `lora_dropout` > 0).
+    pub lora_dropout: RwSignal<bool>,
     /// Chunked loss.
     pub chunked: RwSignal<bool>,
     /// Top N layers trainable ("" = all).
@@ -76,6 +78,7 @@ impl TrainForm {
             checkpointing: RwSignal::new(name(&t.checkpointing)),
             flash: RwSignal::new(t.flash_attention),
             compiled: RwSignal::new(t.compiled),
+            lora_dropout: RwSignal::new(t.lora_dropout),
             chunked: RwSignal::new(t.chunked_loss),
             top_layers: RwSignal::new(
                 t.trainable_top_layers
@@ -129,6 +132,7 @@ impl TrainForm {
             checkpointing: parse::<Checkpointing>(&self.checkpointing.get()),
             flash_attention: self.flash.get(),
             compiled: self.compiled.get(),
+            lora_dropout: self.lora_dropout.get(),
             chunked_loss: self.chunked.get(),
             trainable_top_layers,
             sharding: parse::<Sharding>(&self.sharding.get()),

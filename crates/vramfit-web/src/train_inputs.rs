@@ -35,6 +35,7 @@ pub fn TrainInputs(
                     <SelectField id="lora_targets" label=t(l, Key::LoraTargetsLabel) value=form.targets
                         options=opts(&[("query_value", Key::TargetsQv), ("query_key_value", Key::TargetsQkv), ("attention", Key::TargetsAttention), ("all_linear", Key::TargetsAllLinear)]) />
                 </div>
+                <CheckField id="lora_dropout" label=t(l, Key::LoraDropout) value=form.lora_dropout />
             </Show>
             <div class="row">
                 <NumberField id="micro_batch" label=t(l, Key::MicroBatch) value=form.micro_batch error=err("micro_batch") />
