@@ -25,7 +25,7 @@
 //!   all `L` layers' worth, so `pp` does not reduce this term.
 
 use super::config::{Checkpointing, LoraTargets, Method, Train, TrainPrecision};
-use crate::bytes::{add, div, mul, prod, sub, sum};
+use crate::bytes::{add, div, mul, prod, round_up, sub, sum, MIB};
 use crate::model::ModelArch;
 
 /// Saved activations on one GPU: at the end of the forward, and at the peak of backward.
@@ -233,6 +233,43 @@ pub fn logits(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
     }
 }
 
+/// The segment the eager, whole-sequence cross-entropy's backward leaves cached beside the next
+/// forward's peak, counted in the allocator reserve: one fp32 block of the logits, `4·b·s·V/t`
+/// rounded to 2 MiB.
+///
+/// The caching allocator serves each request from the smallest cached free block at least as large
+/// (`c10/cuda/CUDACachingAllocator.cpp`, `malloc` → `get_free_block`, best fit) or else opens a
+/// segment of the request's size rounded to 2 MiB (`alloc_block`, requests of 10 MiB and more),
+/// and keeps every segment reserved (nothing goes back to the driver unless a request fails). With
+/// `e = b·s·V/t` logits in the 16-bit compute dtype (`c = 2`):
+/// - forward: transformers' `logits.float()` (`4e`) and `_log_softmax`'s fp32 result (`4e`, saved
+///   for backward: its derivative reads `result`, `tools/autograd/derivatives.yaml`) are live with
+///   the 16-bit logits (`2e`), each larger than any block the forward freed: three segments;
+///   `nll_loss` keeps only a scalar, and the upcast and the 16-bit logits are freed;
+/// - backward: `nll_loss_backward` writes a zeroed fp32 gradient (`4e`), which best fit places in
+///   the upcast's freed block; `_log_softmax_backward_data` writes its fp32 result (`4e`) while the
+///   saved log-softmax and that gradient are live, and the only free block left is the 16-bit
+///   logits' (`2e`, too small): a fourth segment. The 16-bit gradient the LM head reads (`2e`)
+///   then takes the logits' block.
+///
+/// Every later step repeats these requests into the same four segments, so at the forward's end
+/// (the 16-bit logits, the upcast and the saved log-softmax live: what [`logits`] counts) the
+/// fourth, `_log_softmax_backward_data`'s, is reserved and idle. Nothing when the logits are fp32
+/// (the second gradient fits the logits' freed block exactly), with torchtune's chunked loss (one
+/// chunk's blocks, reused chunk after chunk), for encoders (a classification head's `b × labels`
+/// logits) or when the fp32 block is under 10 MiB (it shares the 20 MiB segments other requests
+/// reuse).
+pub fn cached_loss_segment(a: &ModelArch, t: &Train, batch: u64, seq: u64) -> u64 {
+    if a.family.is_encoder() || t.chunked_loss || compute_bytes(t) >= 4 {
+        return 0;
+    }
+    let block = round_up(mul(logit_elements(a, t, batch, seq), 4), 2 * MIB);
+    if block < 10 * MIB {
+        return 0;
+    }
+    block
+}
+
 /// The chunks torchtune's `CEWithChunkedOutputLoss` splits the tokens into (`num_output_chunks`).
 const LOSS_CHUNKS: u64 = 8;
 
@@ -299,5 +336,79 @@ mod tests {
             ..Train::default()
         };
         assert!(saved(&a, &eager, 2, 2048).total > f);
+    }
+
+    /// Llama 3.2 1B, 8 × 512 tokens, 128,256-entry vocabulary (S13): 525.3 M logits, whose fp32
+    /// gradient is 2,004 MiB.
+    #[test]
+    fn the_eager_loss_leaves_one_fp32_logits_segment_cached() {
+        let a = catalog::model("llama-3.2-1b-instruct")
+            .expect("catalog")
+            .arch;
+        let bf16 = Train::default();
+        assert_eq!(cached_loss_segment(&a, &bf16, 8, 512), 2_004 * MIB);
+        // Autocast computes the logits in 16 bit too; compiled, unchunked: the same eager loss.
+        for t in [
+            Train {
+                precision: TrainPrecision::AmpFp16,
+                ..Train::default()
+            },
+            Train {
+                compiled: true,
+                ..Train::default()
+            },
+            Train {
+                method: Method::Qlora,
+                ..Train::default()
+            },
+        ] {
+            assert_eq!(cached_loss_segment(&a, &t, 8, 512), 2_004 * MIB);
+        }
+        // Tensor parallel splits the vocabulary: half the block.
+        let tp2 = Train {
+            tensor_parallel: 2,
+            ..Train::default()
+        };
+        assert_eq!(cached_loss_segment(&a, &tp2, 8, 512), 1_002 * MIB);
+        // Saturating on absurd sizes.
+        assert!(cached_loss_segment(&a, &bf16, u64::MAX, 2) >= u64::MAX / 2);
+    }
+
+    #[test]
+    fn no_cached_loss_segment_where_the_loss_reuses_its_blocks() {
+        let a = catalog::model("llama-3.2-1b-instruct")
+            .expect("catalog")
+            .arch;
+        // fp32 logits: the second gradient fits the logits' freed block.
+        let fp32 = Train {
+            precision: TrainPrecision::Fp32,
+            ..Train::default()
+        };
+        assert_eq!(cached_loss_segment(&a, &fp32, 8, 512), 0);
+        // Chunked, eager or compiled: one chunk's blocks, reused chunk after chunk.
+        for compiled in [false, true] {
+            let chunked = Train {
+                chunked_loss: true,
+                compiled,
+                ..Train::default()
+            };
+            assert_eq!(cached_loss_segment(&a, &chunked, 8, 512), 0);
+        }
+        // A few tokens: a 1 MiB block in the shared 20 MiB segments.
+        assert_eq!(cached_loss_segment(&a, &Train::default(), 1, 2), 0);
+        // BERT's classification head: `b × labels` logits.
+        let bert = crate::import::hf_config::parse_value(&serde_json::json!({
+            "architectures": ["BertForSequenceClassification"],
+            "model_type": "bert",
+            "hidden_size": 1024,
+            "num_hidden_layers": 24,
+            "num_attention_heads": 16,
+            "intermediate_size": 4096,
+            "vocab_size": 30522,
+            "max_position_embeddings": 512,
+            "type_vocab_size": 2
+        }))
+        .expect("bert");
+        assert_eq!(cached_loss_segment(&bert, &Train::default(), 8, 512), 0);
     }
 }

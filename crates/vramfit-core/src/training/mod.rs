@@ -17,7 +17,10 @@
 //!   `s²` term; full checkpointing keeps each layer's input plus one layer's recompute.
 //! - **Logits**: `b·s·V` in the compute dtype plus what the cross-entropy keeps: the fp32 upcast
 //!   and saved log-softmax; with torchtune's chunked cross-entropy the saved fp32 log-softmax of
-//!   every chunk (eager) or, compiled, one chunk's 16-bit gradient (`activations::logits`).
+//!   every chunk (eager) or, compiled, one chunk's 16-bit gradient (`activations::logits`). The
+//!   eager whole-sequence loss's backward opens a fourth fp32 logits segment that stays idle beside
+//!   the next forward's end (`activations::cached_loss_segment`, counted in the allocator reserve
+//!   where that moment sets the total).
 //! - **Temporaries**: autocast's cached 16-bit copies of the trainable linear weights during the
 //!   forward (`autocast_mode.cpp cached_cast`); the optimizer step's (foreach AdamW: one moment's
 //!   worth; per-parameter loops: two copies of the largest tensor), whose segments a
@@ -44,7 +47,7 @@ pub use config::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train,
 
 use crate::budget::{components, reserve, runtime, BudgetInputs, ComponentId};
 use crate::budget::{Card, GpuBudget, PeakPhase};
-use crate::bytes::{add, div, div_ceil, mul, prod, sum};
+use crate::bytes::{add, div, div_ceil, mul, prod, sub, sum};
 use crate::format::WeightFormat;
 use crate::model::{ModelArch, Tensor, TensorKind};
 use serde::Serialize;
@@ -259,6 +262,10 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
     let forward = sum([act.total, logits, autocast_cache, persisting, cached_step]);
     let backward = sum([grads_c, act.recompute, div(logits, 2), cached_step]);
     let step = add(grads_c, step_temp);
+    // The eager loss's backward leaves one fp32 logits segment idle beside the next forward's
+    // end: the reserve where that moment sets the total.
+    let loss_segment = activations::cached_loss_segment(a, t, inp.sequences, inp.context_tokens);
+    let loss_reserve = sub(add(forward, loss_segment), forward.max(backward).max(step));
     let (phase, _) = [
         (TrainPhase::Forward, forward),
         (TrainPhase::Backward, backward),
@@ -299,6 +306,7 @@ pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget 
                     } else {
                         cached_step
                     },
+                    loss_reserve,
                 ]),
             ),
         ]),
