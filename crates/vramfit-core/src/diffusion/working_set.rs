@@ -659,6 +659,34 @@ fn hunyuan_call(l: u64, th: u64, tw: u64, b: u64, streams: u64) -> u64 {
     conv.max(mask)
 }
 
+/// The windows a tiled decode takes along one axis of `len` latent units: `tile` wide every
+/// `stride`, the last ones cut at the edge. Returns the sum of all windows' widths and, as (the
+/// widths of the windows before it, its width), the windows where a loop whose running total only
+/// grows can peak: the last full-width window and every cut one (the same width peaks last, so
+/// the 8192-px, thousand-frame videos a hand-edited link asks for take a few candidates per
+/// temporal tile, not thousands of tiles).
+fn axis_windows(len: u64, tile: u64, stride: u64) -> (u64, Vec<(u64, u64)>) {
+    let (tile, stride) = (tile.max(1), stride.max(1));
+    let full = if len >= tile {
+        (len - tile) / stride + 1
+    } else {
+        0
+    };
+    let mut windows = Vec::new();
+    if full > 0 {
+        windows.push((mul(full - 1, tile), tile));
+    }
+    let mut before = mul(full, tile);
+    let mut at = full.saturating_mul(stride);
+    while at < len {
+        let width = len - at;
+        windows.push((before, width));
+        before = add(before, width);
+        at = at.saturating_add(stride);
+    }
+    (before, windows)
+}
+
 /// `streams` videos' `AutoencoderKLHunyuanVideo._temporal_tiled_decode` (framewise decoding is
 /// always on; diffusers 0.42.1, traced at 960 × 544 and 1280 × 720, 33 and 61 frames, batch 1
 /// and 2, tiled and not): latent tiles of `tile_sample_min_num_frames` / 4 + 1 = 5 frames at a
@@ -687,14 +715,20 @@ fn hunyuan_decode(
         let l = (latent_frames - i).min(5);
         let decoded = prod(&[3, frames_of(l), h, w, b, streams]);
         if tiled && (lh > tl_h || lw > tl_w) {
-            let mut done = 0;
-            for y in (0..lh).step_by(sh as usize) {
-                for x in (0..lw).step_by(sw as usize) {
-                    let (th, tw) = (tl_h.min(lh - y) * f, tl_w.min(lw - x) * f);
-                    peak = peak.max(sum([held, done, hunyuan_call(l, th, tw, b, streams)]));
-                    done = add(done, prod(&[3, frames_of(l), th, tw, b, streams]));
+            // The tiles run row by row, each decoded tile kept: the peak is at the last tile of
+            // some size (`axis_windows`), over the tiles decoded before it.
+            let per_pixel = prod(&[3, frames_of(l), b, streams]);
+            let (rows_total, rows) = axis_windows(lh, tl_h, sh);
+            let (cols_total, cols) = axis_windows(lw, tl_w, sw);
+            for &(rows_before, th) in &rows {
+                for &(cols_before, tw) in &cols {
+                    let area = add(mul(rows_before, cols_total), mul(th, cols_before));
+                    let done = prod(&[per_pixel, f, f, area]);
+                    let call = hunyuan_call(l, th * f, tw * f, b, streams);
+                    peak = peak.max(sum([held, done, call]));
                 }
             }
+            let done = prod(&[per_pixel, f, f, rows_total, cols_total]);
             peak = peak.max(sum([held, done, mul(2, decoded)]));
         } else {
             peak = peak.max(add(held, hunyuan_call(l, h, w, b, streams)));
@@ -703,4 +737,45 @@ fn hunyuan_decode(
     }
     let video = prod(&[3, u64::from(g.frames.max(1)), h, w, b]);
     (peak.max(add(held, mul(streams, video))), video)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::axis_windows;
+
+    /// The candidates give the same peak as visiting every tile in order, for any running total
+    /// that grows by each tile's area and a per-tile cost that grows with the tile's size.
+    #[test]
+    fn axis_windows_find_the_peak_of_every_tile_loop() {
+        let cost = |h: u64, w: u64| 7 * h * h + 3 * w + h * w;
+        for (lh, lw, tile, stride) in [
+            (68, 120, 32, 24),
+            (32, 32, 32, 24),
+            (33, 95, 32, 24),
+            (1024, 1024, 32, 24),
+            (10, 200, 16, 16),
+            (5, 7, 32, 24),
+        ] {
+            let mut done = 0;
+            let mut brute = 0;
+            for y in (0..lh).step_by(stride as usize) {
+                for x in (0..lw).step_by(stride as usize) {
+                    let (th, tw) = (tile.min(lh - y), tile.min(lw - x));
+                    brute = brute.max(done + cost(th, tw));
+                    done += th * tw;
+                }
+            }
+            let (rows_total, rows) = axis_windows(lh, tile, stride);
+            let (cols_total, cols) = axis_windows(lw, tile, stride);
+            let mut fast = 0;
+            for &(rb, th) in &rows {
+                for &(cb, tw) in &cols {
+                    fast = fast.max(rb * cols_total + th * cb + cost(th, tw));
+                }
+            }
+            assert_eq!(fast, brute, "{lh} × {lw}");
+            assert_eq!(rows_total * cols_total, done, "{lh} × {lw}");
+            assert!(rows.len() <= 3 && cols.len() <= 3);
+        }
+    }
 }
