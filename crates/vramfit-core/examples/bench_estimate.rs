@@ -69,6 +69,20 @@ fn stress() -> Vec<(String, Value)> {
         json!({"workload": {"generate_video": {"pipeline": "hunyuanvideo", "width": 8192,
             "height": 8192, "frames": 1025, "batch": 64, "attention": "naive"}}}),
     ));
+    // Tiled decodes of the same size visit a few candidate tiles, not thousands (CogVideoX's
+    // decoder loops over frames inside each tile).
+    for pipeline in [
+        "cogvideox-5b",
+        "hunyuanvideo",
+        "wan21-t2v-1.3b",
+        "ltx-video",
+    ] {
+        out.push((
+            format!("video 8192² × 1025 frames × 64, {pipeline}, VAE tiling"),
+            json!({"workload": {"generate_video": {"pipeline": pipeline, "width": 8192,
+                "height": 8192, "frames": 1025, "batch": 64, "vae_tiling": true}}}),
+        ));
+    }
     out
 }
 

@@ -333,22 +333,19 @@ pub(super) fn decode_activations(
         let (tensors, ws) = if tiled {
             let (tl_h, tl_w) = (th / 8, tw / 8);
             let (lh, lw) = (h / 8, w / 8);
-            let (sh, sw) = (tl_h * 3 / 4, tl_w * 3 / 4);
-            let mut done = 0;
-            let mut peak = 0;
-            let mut peak_ws = 0;
-            for i in (0..lh).step_by(sh.max(1) as usize) {
-                for j in (0..lw).step_by(sw.max(1) as usize) {
-                    let area = prod(&[64, tl_h.min(lh - i), tl_w.min(lw - j)]);
-                    let map = mul(per_map, area);
-                    peak = peak.max(add(
-                        div(prod(&[streams, map, u64::from(v.live_x100)]), 100),
-                        mul(streams, done),
-                    ));
-                    peak_ws = peak_ws.max(div(prod(&[streams, map, u64::from(workspace)]), 100));
-                    done = add(done, prod(&[3, area, b]));
-                }
-            }
+            let (sh, sw) = ((tl_h * 3 / 4).max(1), (tl_w * 3 / 4).max(1));
+            let map = |th: u64, tw: u64| prod(&[per_map, 64, th, tw]);
+            let tile = (tl_h, tl_w);
+            let (peak, all) = tiled_peak((lh, lw), tile, (sh, sw), |area, th, tw| {
+                add(
+                    div(prod(&[streams, map(th, tw), u64::from(v.live_x100)]), 100),
+                    prod(&[streams, 3, 64, area, b]),
+                )
+            });
+            let (peak_ws, _) = tiled_peak((lh, lw), tile, (sh, sw), |_, th, tw| {
+                div(prod(&[streams, map(th, tw), u64::from(workspace)]), 100)
+            });
+            let done = prod(&[3, 64, all, b]);
             // the tiles, the blended rows and the final `torch.cat`, per image decoded together
             // (`AutoencoderKL.tiled_decode`)
             (peak.max(mul(streams, add(done, mul(2, out_one)))), peak_ws)
@@ -460,21 +457,17 @@ fn wan_tiles(p: &Pipeline, g: &Generation, b: u64, chunk: u64) -> u64 {
     let (sh, sw) = ((tl_h * 3 / 4).max(1), (tl_w * 3 / 4).max(1));
     let frames = u64::from(g.frames.max(1));
     let pixel = prod(&[3, frames, b]);
-    let mut done = 0;
-    let mut peak = 0;
-    for i in (0..lh).step_by(sh as usize) {
-        for j in (0..lw).step_by(sw as usize) {
-            let (th, tw) = (tl_h.min(lh - i) * f, tl_w.min(lw - j) * f);
-            let map = prod(&[u64::from(v.stage_channels), th / down, tw / down, b]);
-            let decoder = add(
-                div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
-                div(mul(map, u64::from(v.cache_x100)), 100),
-            );
-            let earlier = prod(&[3, frames.saturating_sub(chunk), th, tw, b]);
-            peak = peak.max(sum([done, earlier, decoder]));
-            done = add(done, prod(&[pixel, th, tw]));
-        }
-    }
+    let (peak, all) = tiled_peak((lh, lw), (tl_h, tl_w), (sh, sw), |area, th, tw| {
+        let (th, tw) = (th * f, tw * f);
+        let map = prod(&[u64::from(v.stage_channels), th / down, tw / down, b]);
+        let decoder = add(
+            div(prod(&[map, chunk, u64::from(v.live_x100)]), 100),
+            div(mul(map, u64::from(v.cache_x100)), 100),
+        );
+        let earlier = prod(&[3, frames.saturating_sub(chunk), th, tw, b]);
+        sum([prod(&[pixel, f, f, area]), earlier, decoder])
+    });
+    let done = prod(&[pixel, f, f, all]);
     let out_one = prod(&[pixel, u64::from(g.height), u64::from(g.width)]);
     peak.max(add(done, mul(3, out_one)))
 }
@@ -580,16 +573,11 @@ fn cog_tiles(g: &Generation, b: u64, latent_frames: u64, tile: (u32, u32)) -> (u
     let (tl_h, tl_w) = (u64::from(tile.0) / 8, u64::from(tile.1) / 8);
     let (sh, sw) = ((tl_h * 5 / 6).max(1), (tl_w * 4 / 5).max(1));
     let (_, frames) = cog_decoder(latent_frames, 8, 8, b);
-    let mut done = 0;
-    let mut peak = 0;
-    for i in (0..lh).step_by(sh as usize) {
-        for j in (0..lw).step_by(sw as usize) {
-            let (th, tw) = (tl_h.min(lh - i) * 8, tl_w.min(lw - j) * 8);
-            let (decoder, _) = cog_decoder(latent_frames, th, tw, b);
-            peak = peak.max(add(done, decoder));
-            done = add(done, prod(&[3, frames, th, tw, b]));
-        }
-    }
+    let (peak, all) = tiled_peak((lh, lw), (tl_h, tl_w), (sh, sw), |area, th, tw| {
+        let (decoder, _) = cog_decoder(latent_frames, th * 8, tw * 8, b);
+        add(prod(&[3, frames, 64, area, b]), decoder)
+    });
+    let done = prod(&[3, frames, 64, all, b]);
     let video = prod(&[3, frames, h, w, b]);
     (peak.max(add(done, mul(2, video))), frames)
 }
@@ -623,15 +611,10 @@ fn ltx_decode(p: &Pipeline, g: &Generation, b: u64, tiled: bool) -> (u64, u64) {
     let (lh, lw) = (h / f, w / f);
     let (tl_h, tl_w) = (u64::from(v.tile.0) / f, u64::from(v.tile.1) / f);
     let (sh, sw) = ((tl_h * 7 / 8).max(1), (tl_w * 7 / 8).max(1));
-    let mut done = 0;
-    let mut peak = 0;
-    for i in (0..lh).step_by(sh as usize) {
-        for j in (0..lw).step_by(sw as usize) {
-            let (th, tw) = (tl_h.min(lh - i) * f, tl_w.min(lw - j) * f);
-            peak = peak.max(add(done, call(th, tw)));
-            done = add(done, prod(&[3, frames, th, tw, b]));
-        }
-    }
+    let (peak, all) = tiled_peak((lh, lw), (tl_h, tl_w), (sh, sw), |area, th, tw| {
+        add(prod(&[3, frames, f, f, area, b]), call(th * f, tw * f))
+    });
+    let done = prod(&[3, frames, f, f, all, b]);
     (peak.max(add(done, mul(2, video))), video)
 }
 
@@ -687,6 +670,29 @@ fn axis_windows(len: u64, tile: u64, stride: u64) -> (u64, Vec<(u64, u64)>) {
     (before, windows)
 }
 
+/// The peak of a tiled decode's loop over `len` = (rows, columns) latent units in `tile`-sized
+/// windows every `stride` (row by row, edge tiles cut), where the tile at (`th`, `tw`) latent
+/// units costs `at(area, th, tw)` beside the `area` (latent units²) of every tile decoded before
+/// it, `at` growing with `area`: evaluated on `axis_windows`' candidates only. Returns the peak
+/// and the area of all tiles.
+fn tiled_peak(
+    len: (u64, u64),
+    tile: (u64, u64),
+    stride: (u64, u64),
+    at: impl Fn(u64, u64, u64) -> u64,
+) -> (u64, u64) {
+    let (rows_total, rows) = axis_windows(len.0, tile.0, stride.0);
+    let (cols_total, cols) = axis_windows(len.1, tile.1, stride.1);
+    let mut peak = 0;
+    for &(rows_before, th) in &rows {
+        for &(cols_before, tw) in &cols {
+            let area = add(mul(rows_before, cols_total), mul(th, cols_before));
+            peak = peak.max(at(area, th, tw));
+        }
+    }
+    (peak, mul(rows_total, cols_total))
+}
+
 /// `streams` videos' `AutoencoderKLHunyuanVideo._temporal_tiled_decode` (framewise decoding is
 /// always on; diffusers 0.42.1, traced at 960 × 544 and 1280 × 720, 33 and 61 frames, batch 1
 /// and 2, tiled and not): latent tiles of `tile_sample_min_num_frames` / 4 + 1 = 5 frames at a
@@ -717,19 +723,13 @@ fn hunyuan_decode(
         if tiled && (lh > tl_h || lw > tl_w) {
             // The tiles run row by row, each decoded tile kept: the peak is at the last tile of
             // some size (`axis_windows`), over the tiles decoded before it.
-            let per_pixel = prod(&[3, frames_of(l), b, streams]);
-            let (rows_total, rows) = axis_windows(lh, tl_h, sh);
-            let (cols_total, cols) = axis_windows(lw, tl_w, sw);
-            for &(rows_before, th) in &rows {
-                for &(cols_before, tw) in &cols {
-                    let area = add(mul(rows_before, cols_total), mul(th, cols_before));
-                    let done = prod(&[per_pixel, f, f, area]);
-                    let call = hunyuan_call(l, th * f, tw * f, b, streams);
-                    peak = peak.max(sum([held, done, call]));
-                }
-            }
-            let done = prod(&[per_pixel, f, f, rows_total, cols_total]);
-            peak = peak.max(sum([held, done, mul(2, decoded)]));
+            let per_unit = prod(&[3, frames_of(l), b, streams, f, f]);
+            let (tiles, all) = tiled_peak((lh, lw), (tl_h, tl_w), (sh, sw), |area, th, tw| {
+                let call = hunyuan_call(l, th * f, tw * f, b, streams);
+                sum([held, mul(per_unit, area), call])
+            });
+            let done = mul(per_unit, all);
+            peak = peak.max(tiles).max(sum([held, done, mul(2, decoded)]));
         } else {
             peak = peak.max(add(held, hunyuan_call(l, h, w, b, streams)));
         }
