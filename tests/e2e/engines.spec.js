@@ -85,6 +85,16 @@ test('training: compiling a chunked cross-entropy shrinks the logits row, and it
 
 // peft's adapter dropout keeps, per adapted linear, its own dropped input and a bool mask
 // (traced: tools/trace/train_trace.py); the form sets it and the activations follow.
+// For training the recommendation's replicas are data-parallel copies with a smaller micro-batch,
+// not "independent requests".
+test('training: replicas are offered as data parallel with a smaller micro-batch', async ({ page }) => {
+  const train = encodeURIComponent(JSON.stringify({ method: 'qlora', lora_rank: 16, lora_targets: 'all_linear', micro_batch: 4, sequence_length: 2048, checkpointing: 'full', optimizer: 'paged_adamw8bit' }));
+  await page.goto(`./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&train=${train}`);
+  await expect(page.getByTestId('replicas')).toContainText('Data parallel');
+  await expect(page.getByTestId('replicas')).toContainText('micro-batch of 1 sequence');
+  await expect(page.getByTestId('replicas')).not.toContainText('requests');
+});
+
 test('training: LoRA dropout grows the saved activations', async ({ page }) => {
   await page.goto('./?model=llama-3.1-8b-instruct&gpu=h100-sxm-80gb&lang=en');
   await page.getByTestId('workload-train').check();

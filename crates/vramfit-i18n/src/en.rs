@@ -217,6 +217,7 @@ pub fn text(k: Key) -> &'static str {
         RecTitle => "Recommendation",
         RecBest => "{plan}: {used} GiB per GPU of {usable} GiB usable.",
         RecReplicas => "For independent requests: {plan} each serving {seqs}, {gib} GiB per GPU.",
+        RecReplicasTrain => "Data parallel on smaller cards: {plan}, each GPU with a micro-batch of {seqs}, {gib} GiB per GPU.",
         RecNone => "No catalog plan (up to 8 cards) holds this budget.",
         SingleCards => "Single cards:",
         RulesTitle => "Rules of thumb vs. this estimate",

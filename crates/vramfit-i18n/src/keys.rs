@@ -63,7 +63,7 @@ keys! {
         EngineReportTitle, ClaimedAtStart, KvGib, StateGib, KvTokens, MaxConcurrency, KvTokensPerGroup, HostRam,
         LimitsTitle, MaxContext, NoneFits, MaxSequences, UtilRange, UtilNone,
         ChartCaption, ChartLegend, ChartAria,
-        RecTitle, RecBest, RecReplicas, RecNone, SingleCards,
+        RecTitle, RecBest, RecReplicas, RecReplicasTrain, RecNone, SingleCards,
         RulesTitle, RuleWeightsOnly, RuleTwoGb, RuleThisEstimate,
         ChecklistTitle, CheckInput, CheckConcurrency, CheckFormat, CheckPeaks, CheckDevice,
         CheckHeadroom,

@@ -281,10 +281,16 @@ pub fn Recommendation(
             ],
         )
     });
+    // For training the replicas are data-parallel copies, each with a smaller micro-batch.
+    let training = e.curve_axis == CurveAxis::SequenceLength;
     let replicas = rec.replicas.map(|p| {
         f(
             l,
-            Key::RecReplicas,
+            if training {
+                Key::RecReplicasTrain
+            } else {
+                Key::RecReplicas
+            },
             &[
                 ("plan", &text::plan_title(l, &p)),
                 (
