@@ -129,28 +129,35 @@ pub fn trainable(arch: &ModelArch, t: &Train) -> (u64, Vec<(u64, u64, u64)>, u64
     (count, shapes, largest)
 }
 
-/// One GPU's training budget on `card` (`inp.tensor_parallel` = GPUs in the plan).
-pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget {
-    let a = inp.arch;
-    let world = inp.tp();
-    let mp = u64::from(t.tensor_parallel.max(1)) * u64::from(t.pipeline_parallel.max(1));
-    let dp = (world / mp).max(1);
+/// How the base weights are stored and how wide a full-precision parameter is: fp32 weights (4
+/// bytes) under fp32 and autocast precisions, 16-bit (2) otherwise; QLoRA's base in NF4 whatever
+/// the compute precision. Shared by the closed form and the allocator replay.
+pub(crate) fn weight_storage(t: &Train) -> (WeightFormat, u64) {
     let fp32 = matches!(
         t.precision,
         TrainPrecision::Fp32 | TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16
     );
-    let param_bytes: u64 = if fp32 { 4 } else { 2 };
-    let (pt, shapes, largest) = trainable(a, t);
-    let lora = matches!(t.method, Method::Lora | Method::Qlora);
-
-    // Weights as stored, split by the model-parallel degree.
-    let base_format = match (t.method, fp32) {
+    let format = match (t.method, fp32) {
         (Method::Qlora, _) => WeightFormat::BnbNf4 {
             double_quant: t.double_quant,
         },
         (_, true) => WeightFormat::Fp32,
         (_, false) => WeightFormat::Bf16,
     };
+    (format, if fp32 { 4 } else { 2 })
+}
+
+/// One GPU's training budget on `card` (`inp.tensor_parallel` = GPUs in the plan).
+pub fn training_budget(t: &Train, inp: &BudgetInputs, card: &Card) -> GpuBudget {
+    let a = inp.arch;
+    let world = inp.tp();
+    let mp = u64::from(t.tensor_parallel.max(1)) * u64::from(t.pipeline_parallel.max(1));
+    let dp = (world / mp).max(1);
+    let (base_format, param_bytes) = weight_storage(t);
+    let (pt, shapes, largest) = trainable(a, t);
+    let lora = matches!(t.method, Method::Lora | Method::Qlora);
+
+    // Weights as stored, split by the model-parallel degree.
     let (stored, rounding) = inp
         .footprint
         .weights_in(base_format, u64::from(t.tensor_parallel.max(1)));

@@ -74,7 +74,6 @@ use super::config::{Method, Optimizer, Sharding, Train, TrainPrecision};
 use super::TrainPhase;
 use crate::budget::{runtime, weights, BudgetInputs, Card, ComponentId, PeakPhase};
 use crate::bytes::{sub, sum};
-use crate::format::WeightFormat;
 use crate::model::{ModelArch, TensorKind};
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -278,19 +277,8 @@ impl<'a> Sim<'a> {
         let tp = u64::from(t.tensor_parallel.max(1));
         let pp = u64::from(t.pipeline_parallel.max(1));
         let dp = (world / tp.saturating_mul(pp)).max(1);
-        let fp32 = matches!(
-            t.precision,
-            TrainPrecision::Fp32 | TrainPrecision::AmpFp16 | TrainPrecision::AmpBf16
-        );
-        let param_bytes: u64 = if fp32 { 4 } else { 2 };
+        let (base_format, param_bytes) = super::weight_storage(t);
         let lora = matches!(t.method, Method::Lora | Method::Qlora);
-        let base_format = match (t.method, fp32) {
-            (Method::Qlora, _) => WeightFormat::BnbNf4 {
-                double_quant: t.double_quant,
-            },
-            (_, true) => WeightFormat::Fp32,
-            (_, false) => WeightFormat::Bf16,
-        };
         let first_trainable = match (t.method, t.trainable_top_layers) {
             (Method::Full, Some(n)) => a.layers.saturating_sub(n),
             _ => 0,
