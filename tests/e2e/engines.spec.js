@@ -93,6 +93,13 @@ test('training: replicas are offered as data parallel with a smaller micro-batch
   await expect(page.getByTestId('replicas')).toContainText('Data parallel');
   await expect(page.getByTestId('replicas')).toContainText('micro-batch of 1 sequence');
   await expect(page.getByTestId('replicas')).not.toContainText('requests');
+  // The 128k-vocabulary logits are half this budget: the first fix is a compiled chunked loss,
+  // and following it keeps the rest of the scenario.
+  await expect(page.getByTestId('fix').first()).toContainText('chunked cross-entropy + torch.compile');
+  await page.getByTestId('fix').first().click();
+  await expect(page.getByTestId('chunked_loss')).toBeChecked();
+  await expect(page.getByTestId('compiled')).toBeChecked();
+  await expect(page.getByTestId('verdict')).toContainText('Fits');
 });
 
 test('training: LoRA dropout grows the saved activations', async ({ page }) => {

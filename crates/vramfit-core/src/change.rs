@@ -57,6 +57,9 @@ pub enum Change {
     Checkpointing,
     /// Training: an 8-bit AdamW.
     Optimizer8bit,
+    /// Training: a chunked cross-entropy under `torch.compile` (torchtune's
+    /// `CEWithChunkedOutputLoss`): only the 16-bit logits stay saved, not their fp32 copies.
+    ChunkedLoss,
     /// Training: LoRA adapters instead of full fine-tuning.
     Lora,
     /// Training: QLoRA (4-bit base, LoRA adapters).

@@ -172,6 +172,7 @@ fn cost_rank(c: &Change) -> u8 {
             mode: Offload::Model,
         }
         | Change::Optimizer8bit
+        | Change::ChunkedLoss
         | Change::MicroBatch { .. }
         | Change::Lora => 1,
         Change::Weights { .. } | Change::DenoiserFp8 | Change::Qlora => 2,
@@ -397,6 +398,13 @@ fn training(s: &Scenario, out: &mut Vec<(Change, Scenario)>) {
     if t.optimizer == Optimizer::Adamw && t.method == Method::Full {
         push(Change::Optimizer8bit, &|t| {
             t.optimizer = Optimizer::Adamw8bit
+        });
+    }
+    // A chunked loss only pays compiled (eager, every chunk's fp32 log-softmax stays saved).
+    if !(t.chunked_loss && t.compiled) {
+        push(Change::ChunkedLoss, &|t| {
+            t.chunked_loss = true;
+            t.compiled = true;
         });
     }
     if t.method == Method::Full {

@@ -47,6 +47,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         }
         Change::Checkpointing => field(Key::CheckpointingLabel, t(l, Key::CkptFull)),
         Change::Optimizer8bit => field(Key::OptimizerLabel, t(l, Key::OptAdamw8bit)),
+        Change::ChunkedLoss => format!("{} + {}", t(l, Key::ChunkedLoss), t(l, Key::Compiled)),
         Change::Lora => field(Key::TrainMethod, t(l, Key::MethodLora)),
         Change::Qlora => field(Key::TrainMethod, t(l, Key::MethodQlora)),
         Change::Zero3 { count } => field(
