@@ -236,3 +236,30 @@ fn changes_together_when_none_alone_fits() {
         );
     }
 }
+
+/// A compiled chunked loss is offered where it shrinks the logits of a vocabulary (first for
+/// QLoRA Llama 3.1 8B at 4 × 2048 on a 24 GB card, where they are half the budget), not for an
+/// encoder's classifier head, whose `b × labels` logits it cannot shrink.
+#[test]
+fn chunked_loss_fix_only_over_a_vocabulary() {
+    let llama: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"train":{"method":"qlora","lora_rank":16,"lora_targets":"all_linear","micro_batch":4,"sequence_length":2048,"checkpointing":"full","optimizer":"paged_adamw8bit"}},"hardware":{"gpu":"rtx-4090","count":1}}"#).expect("json");
+    let e = estimate(&llama).expect("valid");
+    assert_eq!(e.verdict, Verdict::DoesNotFit);
+    let first = e.fixes.first().expect("a fix");
+    assert_eq!(first.change, Change::ChunkedLoss);
+    assert_eq!(first.verdict, Verdict::Fits);
+    assert_eq!(
+        estimate(&first.scenario).expect("valid").per_gpu_bytes,
+        first.per_gpu_bytes
+    );
+
+    let bert: Scenario = serde_json::from_str(r#"{"model":{"hf_config":{"architectures":["BertForSequenceClassification"],"model_type":"bert","hidden_size":1024,"num_hidden_layers":24,"num_attention_heads":16,"intermediate_size":4096,"vocab_size":30522,"max_position_embeddings":512,"type_vocab_size":2}},"workload":{"train":{"method":"full","micro_batch":512,"sequence_length":512,"precision":"fp32","flash_attention":false,"checkpointing":"full"}},"hardware":{"gpu":"rtx-4090","count":1}}"#).expect("json");
+    let e = estimate(&bert).expect("valid");
+    assert_eq!(e.verdict, Verdict::DoesNotFit);
+    assert!(!e.fixes.is_empty());
+    assert!(
+        e.fixes.iter().all(|f| f.change != Change::ChunkedLoss),
+        "{:?}",
+        e.fixes
+    );
+}
