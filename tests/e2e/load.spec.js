@@ -56,6 +56,20 @@ test('before the wasm runs the page shows its frame and a placeholder; the app r
   await expect(page.locator('h1')).toHaveCount(1);
 });
 
+// The first load asks for one stylesheet (the page, the forced themes and the embed widget share
+// it), and the app leaves the two User Timing marks scripts/bench splits its load timeline with.
+test('one stylesheet; the app marks when its wasm starts and when the page is built', async ({ page }) => {
+  const sheets = [];
+  page.on('request', (r) => { if (r.resourceType() === 'stylesheet') sheets.push(r.url()); });
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  expect(sheets).toHaveLength(1);
+  const marks = await page.evaluate(() => ['vramfit:main', 'vramfit:mounted']
+    .map((n) => (performance.getEntriesByName(n, 'mark')[0] || {}).startTime));
+  expect(marks.every((t) => typeof t === 'number')).toBe(true);
+  expect(marks[0]).toBeLessThan(marks[1]);
+});
+
 // An input re-renders the answer only: touching <html lang> restyled all ~1,300 elements on every
 // keystroke (33 ms of style recalc per input), and the address bar follows after the paint.
 test('an input changes the answer without touching <html> and the address bar follows', async ({ page }) => {

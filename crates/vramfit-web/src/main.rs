@@ -1,7 +1,10 @@
 //! Entry point of the web app: install the panic panel and `window.vramfit`, then mount the full
 //! app or, with `?embed=1`, the widget (nothing when a page loaded only the API), drop the static
-//! placeholder, and register the service worker.
+//! placeholder, and register the service worker. Two User Timing marks, `vramfit:main` (the wasm
+//! starts) and `vramfit:mounted` (the page is built and in the document), let `scripts/bench`
+//! split the time to a first answer into download and compile, build, and paint.
 fn main() {
+    mark("vramfit:main");
     vramfit_web::panic_panel::install();
     vramfit_web::js_api::install();
     if vramfit_web::js_api::headless() {
@@ -22,10 +25,12 @@ fn main() {
                 vramfit_web::lang::ensure(l).await;
             }
             leptos::mount::mount_to_body(vramfit_web::embed::EmbedApp);
+            mark("vramfit:mounted");
             remove_boot_placeholder();
         });
     } else {
         leptos::mount::mount_to_body(vramfit_web::app::App);
+        mark("vramfit:mounted");
     }
     remove_boot_placeholder();
     vramfit_web::offline::register();
@@ -38,5 +43,12 @@ fn remove_boot_placeholder() {
         .and_then(|d| d.get_element_by_id("boot"))
     {
         boot.remove();
+    }
+}
+
+/// A User Timing mark (`performance.mark(name)`), for the benchmark's load timeline.
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
     }
 }
