@@ -31,7 +31,7 @@ async function digest(text) {
 const ON_DEMAND = ['./vramfit-reader_loader.js', './vramfit-reader.js', './vramfit-reader_bg.wasm']
   .concat(['de', 'es', 'fr', 'it', 'pl', 'sl'].map((tag) => `./lang/${tag}.json`));
 
-/** Every './…' file index.html references (stylesheet, icon, JS, wasm, manifest), and ON_DEMAND. */
+/** Every './…' file index.html references (icon, JS, wasm, manifest; the CSS is inline), and ON_DEMAND. */
 function assets(html) {
   const out = new Set();
   for (const m of html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)) out.add(new URL(m[1], SCOPE).href);

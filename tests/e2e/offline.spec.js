@@ -60,7 +60,8 @@ test('after one visit the app works with the server gone, then updates whole on 
     const table = await page.getByTestId('components').textContent();
     const v1 = await cachedFiles(page);
     expect(v1.some((f) => f.endsWith('_bg.wasm'))).toBe(true);
-    expect(v1.some((f) => /^style-.*\.css$/.test(f))).toBe(true);
+    // The page's CSS is inline in index.html (no stylesheet file to cache).
+    expect(v1.some((f) => f.endsWith('.css'))).toBe(false);
     // What the page fetches on demand is in the same copy: the languages and the file reader.
     expect(v1).toEqual(expect.arrayContaining(['de.json', 'pl.json', 'vramfit-reader_loader.js',
       'vramfit-reader.js', 'vramfit-reader_bg.wasm']));
@@ -70,6 +71,7 @@ test('after one visit the app works with the server gone, then updates whole on 
     await page.reload();
     await expect(page.getByTestId('verdict')).toHaveText(verdict);
     await expect(page.getByTestId('components')).toHaveText(table);
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.layout')).display)).toBe('grid');
     await page.getByTestId('ctx').fill('65536');
     await expect(page.getByTestId('verdict')).not.toHaveText(verdict);
     await page.goto(server.url + '?model=llama-3.1-70b-instruct&gpu=h100-sxm-80gb&lang=en');
@@ -129,6 +131,8 @@ test('the single-file build opened from file:// gives the same verdict, under it
   await expect(other.getByTestId('verdict')).not.toHaveText(verdict);
   const csp = await other.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(csp).toContain("default-src 'none'");
+  // The inline stylesheet is allowed by its hash: the page is styled.
+  expect(await other.evaluate(() => getComputedStyle(document.querySelector('.layout')).display)).toBe('grid');
   // Another language comes from the file's own data blocks, without a request.
   await other.goto('file://' + path.join(ROOT, 'dist-single/vramfit.html') + QUERY.replace('lang=en', 'lang=de'));
   await expect(other.getByTestId('verdict')).toContainText('RTX 4090');
