@@ -53,12 +53,21 @@ const kb = (n) => n.toLocaleString('en-US');
 // page fetches only when a file is dropped.
 const isAppWasm = (x) => /^vramfit-web-[0-9a-f]+_bg\.wasm$/.test(x);
 
-async function load(browser, server, label, query = '') {
+// A mobile link, as Lighthouse's mobile throttling and DevTools' "Slow 4G" define it (round trip
+// 150 ms, 1.6 Mbps down, 750 kbps up), emulated by DevTools for the slow-link table.
+const SLOW_LINK = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+
+async function load(browser, server, label, query = '', slow = false) {
   // Service workers blocked: the first load is what the page needs to be ready; the offline copy
   // the service worker then fetches in the background is reported apart (offlineCopy).
   const context = await browser.newContext({ serviceWorkers: 'block' });
   await context.addInitScript(READY);
   const page = await context.newPage();
+  if (slow) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_LINK);
+  }
   page.on('pageerror', (e) => { throw e; });
   server.reset();
   await page.goto(`${server.url}${label}/${query}`);
@@ -124,6 +133,16 @@ async function inputToPaint(page) {
       await r.context.close();
     }
   }
+  // The same first load over a mobile link (3 loads each, interleaved): the round trips and bytes
+  // a loopback hides.
+  const slow = Object.fromEntries(labels.map((l) => [l, []]));
+  for (let round = 0; round < 3; round++) {
+    for (const l of labels) {
+      const r = await load(browser, server, l, '', true);
+      slow[l].push(r);
+      await r.context.close();
+    }
+  }
   // Another language: what its first load adds (the data file).
   const other = {};
   for (const a of apps) {
@@ -185,6 +204,16 @@ async function inputToPaint(page) {
     const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
     const p = stage(l, 'painted');
     lines.push(`| ${name} | ${stage(l, 'wasm')} | ${stage(l, 'main')} | ${stage(l, 'built')} | ${stage(l, 'ready')} | ${p} | ${counterPainted ? (Number(p) / counterPainted).toFixed(2) : '–'} |`);
+  }
+  lines.push('');
+  lines.push('The same first load over a mobile link (DevTools emulation of Lighthouse\'s mobile throttling: 150 ms round trip, 1.6 Mbps down, 750 kbps up; median of 3 loads each, ms from navigation start):');
+  lines.push('');
+  lines.push('| build | first paint | ready | verdict painted |');
+  lines.push('|---|---:|---:|---:|');
+  for (const l of labels) {
+    const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
+    const m = (f) => med(slow[l].map(f)).toFixed(0);
+    lines.push(`| ${name} | ${m((r) => r.fcp)} | ${m((r) => r.ready)} | ${m((r) => r.timeline.painted)} |`);
   }
   if (args['core-after']) {
     lines.push('');
