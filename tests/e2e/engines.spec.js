@@ -93,6 +93,10 @@ test('training: replicas are offered as data parallel with a smaller micro-batch
   await expect(page.getByTestId('replicas')).toContainText('Data parallel');
   await expect(page.getByTestId('replicas')).toContainText('micro-batch of 1 sequence');
   await expect(page.getByTestId('replicas')).not.toContainText('requests');
+  // Paged 8-bit AdamW keeps its states in host RAM: the warning says training holds them, not
+  // "the engine".
+  await expect(page.getByTestId('warnings')).toContainText('Training keeps 0.08 GiB in host RAM');
+  await expect(page.getByTestId('warnings')).not.toContainText('engine');
   // The 128k-vocabulary logits are half this budget: the first fix is a compiled chunked loss,
   // and following it keeps the rest of the scenario.
   await expect(page.getByTestId('fix').first()).toContainText('chunked cross-entropy + torch.compile');

@@ -547,6 +547,7 @@ fn collect_warnings(
             Workload::GenerateImage(_) | Workload::GenerateVideo(_) => {
                 Warning::OffloadHostMemory { bytes }
             }
+            Workload::Train(_) => Warning::TrainingHostMemory { bytes },
             _ => Warning::HostMemory { bytes },
         });
     }

@@ -61,6 +61,12 @@ pub enum Warning {
         /// Host bytes needed.
         bytes: u64,
     },
+    /// Training keeps optimizer states, master weights or parameters in host RAM (ZeRO-Offload of
+    /// the optimizer or the parameters, or a paged 8-bit optimizer's states).
+    TrainingHostMemory {
+        /// Host bytes needed.
+        bytes: u64,
+    },
     /// The engine keeps part of the model in host RAM (llama.cpp: the token embedding always,
     /// plus offloaded layers and their KV): budget it on the host.
     HostMemory {

@@ -263,3 +263,49 @@ fn chunked_loss_fix_only_over_a_vocabulary() {
         e.fixes
     );
 }
+
+/// The host-RAM warning names what holds the memory: training's offloaded or paged optimizer
+/// states (not "the engine", which it said before for training too), llama.cpp's host buffers.
+#[test]
+fn host_memory_warning_names_its_owner() {
+    let host = |e: &Estimate| -> Vec<Warning> {
+        e.warnings
+            .iter()
+            .copied()
+            .filter(|w| {
+                matches!(
+                    w,
+                    Warning::HostMemory { .. }
+                        | Warning::OffloadHostMemory { .. }
+                        | Warning::TrainingHostMemory { .. }
+                )
+            })
+            .collect()
+    };
+    for train in [
+        r#"{"method":"qlora","micro_batch":1,"sequence_length":1024,"optimizer":"paged_adamw8bit"}"#,
+        r#"{"method":"full","micro_batch":1,"sequence_length":1024,"offload_optimizer":true}"#,
+    ] {
+        let s: Scenario = serde_json::from_str(&format!(
+            r#"{{"model":{{"catalog":"llama-3.1-8b-instruct"}},"workload":{{"train":{train}}},"hardware":{{"gpu":"rtx-4090","count":1}}}}"#
+        ))
+        .expect("json");
+        let e = estimate(&s).expect("valid");
+        assert!(e.host_bytes > 0, "{train}");
+        assert_eq!(
+            host(&e),
+            [Warning::TrainingHostMemory {
+                bytes: e.host_bytes
+            }],
+            "{train}"
+        );
+    }
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"weights":"gguf-q4_k_m","engine":{"llama_cpp":{}},"workload":{"inference":{"context_tokens":8192,"sequences":1}},"hardware":{"gpu":"rtx-4090","count":1}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert_eq!(
+        host(&e),
+        [Warning::HostMemory {
+            bytes: e.host_bytes
+        }]
+    );
+}

@@ -243,11 +243,19 @@ pub fn warning(l: Locale, w: &Warning, training: bool) -> String {
             ],
         ),
         Warning::HostMemory { bytes } => f(l, Key::WarnHostMemory, &[("gib", &gib(l, *bytes))]),
+        Warning::TrainingHostMemory { bytes } => {
+            f(l, Key::WarnTrainHost, &[("gib", &gib(l, *bytes))])
+        }
         Warning::OffloadHostMemory { bytes } => {
             f(l, Key::WarnOffloadHost, &[("gib", &gib(l, *bytes))])
         }
         Warning::OutsideAllocator { bytes } => {
-            f(l, Key::WarnOutsideAllocator, &[("gib", &gib(l, *bytes))])
+            let key = if training {
+                Key::WarnOutsideAllocatorTrain
+            } else {
+                Key::WarnOutsideAllocator
+            };
+            f(l, key, &[("gib", &gib(l, *bytes))])
         }
         Warning::ModelFiles { bytes } => f(l, Key::WarnModelFiles, &[("gb", &gb(l, *bytes))]),
         Warning::EngineWillNotStart { failure } => start_failure(l, failure),
