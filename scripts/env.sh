@@ -8,6 +8,9 @@ export PATH="$ROOT/.tools/node_modules/binaryen/bin:$HOME/.cargo/bin:$PATH"
 # trap instead). Measured on 01f2950 (wasm after wasm-opt -Oz, gzip -9): stable 377,267 B,
 # build-std + optimize_for_size 363,355 B, build-std + immediate-abort 351,845 B. Without the
 # pinned nightly (scripts/setup installs it) the build falls back to stable, larger but the same app.
+# Without reference types (both builds): wasm-bindgen then keeps JS objects in a JS array instead of
+# a second wasm table, and Debian's wasm-split (binaryen 108) splits only a module with one table
+# (tools/split-wasm).
 VRAMFIT_NIGHTLY="nightly-2026-05-19"
 web_release_build() {
   if rustup run "$VRAMFIT_NIGHTLY" rustc --print sysroot >/dev/null 2>&1 \
@@ -15,10 +18,10 @@ web_release_build() {
     RUSTUP_TOOLCHAIN="$VRAMFIT_NIGHTLY" \
       CARGO_UNSTABLE_BUILD_STD="std,panic_abort" \
       CARGO_UNSTABLE_BUILD_STD_FEATURES="optimize_for_size" \
-      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort" \
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=-reference-types" \
       trunk build --release "$@"
   else
     echo "note: $VRAMFIT_NIGHTLY with rust-src is missing (scripts/setup installs it): building with stable, ≈ 30 KB gzip larger" >&2
-    trunk build --release "$@"
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Ctarget-feature=-reference-types" trunk build --release "$@"
   fi
 }

@@ -31,7 +31,8 @@ async function digest(text) {
 const ON_DEMAND = ['./vramfit-reader_loader.js', './vramfit-reader.js', './vramfit-reader_bg.wasm']
   .concat(['de', 'es', 'fr', 'it', 'pl', 'sl'].map((tag) => `./lang/${tag}.json`));
 
-/** Every './…' file index.html references (icon, JS, wasm, manifest; the CSS is inline), and ON_DEMAND. */
+/** Every './…' file index.html references (icon, JS, both wasm modules, manifest; the CSS is
+ * inline), and ON_DEMAND. */
 function assets(html) {
   const out = new Set();
   for (const m of html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)) out.add(new URL(m[1], SCOPE).href);
@@ -39,9 +40,9 @@ function assets(html) {
   return [...out];
 }
 
-/** A Trunk content hash in the file name (`name-0123456789abcdef.ext`). */
+/** A content hash in the file name (`name-0123456789abcdef.ext`, `…_bg.wasm`, `…_rest.wasm`). */
 function hashed(url) {
-  return /-[0-9a-f]{16}(_bg)?\.[a-z]+$/.test(url.pathname);
+  return /-[0-9a-f]{16}(_bg|_rest)?\.[a-z]+$/.test(url.pathname);
 }
 
 /** Caches the version `html` describes (unless already complete) and deletes the others. */

@@ -49,9 +49,9 @@ const READY = `window.__ready = new Promise((resolve) => {
 const brotli = (file) => zlib.brotliCompressSync(fs.readFileSync(file), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const kb = (n) => n.toLocaleString('en-US');
-// The app's own wasm (`vramfit-web-<hash>_bg.wasm`), not the header reader's worker, which the
-// page fetches only when a file is dropped.
-const isAppWasm = (x) => /^vramfit-web-[0-9a-f]+_bg\.wasm$/.test(x);
+// The app's own wasm (`vramfit-web-<hash>_bg.wasm`, and `…_rest.wasm` when split: tools/split-wasm),
+// not the header reader's worker, which the page fetches only when a file is dropped.
+const isAppWasm = (x) => /^vramfit-web-[0-9a-f]+_(bg|rest)\.wasm$/.test(x);
 
 // A mobile link, as Lighthouse's mobile throttling and DevTools' "Slow 4G" define it (round trip
 // 150 ms, 1.6 Mbps down, 750 kbps up), emulated by DevTools for the slow-link table.
@@ -79,13 +79,18 @@ async function load(browser, server, label, query = '', slow = false) {
     const painted = await new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
     const mark = (name) => (performance.getEntriesByName(name, 'mark')[0] || {}).startTime;
     const wasm = performance.getEntriesByType('resource').find((e) => /_bg\.wasm$/.test(e.name));
-    return { wasm: wasm && wasm.responseEnd, main: mark('vramfit:main'), built: mark('vramfit:mounted'), ready: readyAt, painted };
+    // The files asked for before the verdict existed (the rest of a split wasm comes after).
+    const early = performance.getEntriesByType('resource').filter((e) => e.startTime <= readyAt)
+      .map((e) => new URL(e.name).pathname);
+    return { wasm: wasm && wasm.responseEnd, main: mark('vramfit:main'), built: mark('vramfit:mounted'), ready: readyAt, painted, early };
   }, ready);
   // Let a language file the page asked for arrive before counting.
   await page.waitForLoadState('networkidle');
   const fcp = await page.evaluate(() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0);
   const sent = server.sent().filter((r) => r.bytes > 0 && !r.path.endsWith('favicon.ico'));
-  return { page, context, ready, fcp, sent, timeline };
+  const early = new Set(timeline.early);
+  const beforeAnswer = sent.filter((r, i) => i === 0 || early.has(r.path));
+  return { page, context, ready, fcp, sent, beforeAnswer, timeline };
 }
 
 /** Input → repainted result, ms: set the context field, wait for the new total, then a frame. */
@@ -120,6 +125,7 @@ async function inputToPaint(page) {
   const paint = Object.fromEntries(apps.map((a) => [a.label, []]));
   const timeline = Object.fromEntries(labels.map((l) => [l, []]));
   const first = {};
+  const answer = {};
   // A warm-up load of each (the browser's own start-up costs are not the app's).
   for (const l of labels) { const r = await load(browser, server, l); await r.context.close(); }
   for (let round = 0; round < ROUNDS; round++) {
@@ -131,7 +137,7 @@ async function inputToPaint(page) {
       ready[l].push(r.ready);
       fcp[l].push(r.fcp);
       timeline[l].push(r.timeline);
-      if (!first[l]) first[l] = r.sent;
+      if (!first[l]) { first[l] = r.sent; answer[l] = r.beforeAnswer; }
       if (!isRef(l)) paint[l].push(...(await inputToPaint(r.page)));
       await r.context.close();
     }
@@ -168,8 +174,8 @@ async function inputToPaint(page) {
   lines.push(`First load (English) and time to ready, headless Chromium, loopback, gzip -9 as sent; median of ${ROUNDS} fresh loads each, interleaved with a static reference page:`);
   lines.push('');
   const vsCounter = counterDir ? ' ready ÷ Leptos counter |' : '';
-  lines.push(`| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference |${vsCounter} input → paint ms |`);
-  lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${counterDir ? '---:|' : ''}---:|`);
+  lines.push(`| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | before the first answer (gzip) | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference |${vsCounter} input → paint ms |`);
+  lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${counterDir ? '---:|' : ''}---:|`);
   for (const l of labels) {
     const w = weigh(l, first[l]);
     const r = med(ready[l]);
@@ -181,16 +187,19 @@ async function inputToPaint(page) {
       wasm = [kb(fs.statSync(file).size), kb(zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length), kb(brotli(file))];
     }
     if (!isRef(l)) {
-      const f = fs.readdirSync(dirOf(l)).find(isAppWasm);
-      const file = path.join(dirOf(l), f);
-      const raw = fs.statSync(file).size;
-      wasm = [kb(raw), kb(zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length), kb(brotli(file))];
+      // Both modules of a split build (primary + rest), shown as their sum and its parts.
+      const files = fs.readdirSync(dirOf(l)).filter(isAppWasm).sort().map((f) => path.join(dirOf(l), f));
+      const each = files.map((file) => [fs.statSync(file).size, zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length, brotli(file)]);
+      wasm = [0, 1, 2].map((k) => {
+        const total = kb(each.reduce((sum, e) => sum + e[k], 0));
+        return each.length > 1 ? `${total} (${each.map((e) => kb(e[k])).join(' + ')})` : total;
+      });
       plus = kb(weigh(l, other[l]).gzip - w.gzip);
       ip = med(paint[l]).toFixed(1);
     }
     const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
     const c = counterDir ? ` ${(r / counterReady).toFixed(2)} |` : '';
-    lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} |${c} ${ip} |`);
+    lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${kb(weigh(l, answer[l]).gzip)} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} |${c} ${ip} |`);
   }
   // Where the time to a first answer goes (issue 15 asks for the verdict rendered, not only built).
   const stage = (l, k) => {
@@ -262,11 +271,11 @@ async function inputToPaint(page) {
   }
   const builds = apps.map((a) => ({ label: a.label, dir: a.dir, names: args[`names-${a.label}`] }));
   const sections = builds.map((b) => {
-    const f = fs.readdirSync(b.dir).find(isAppWasm);
+    const f = fs.readdirSync(b.dir).find((x) => isAppWasm(x) && x.endsWith('_bg.wasm'));
     return analyse(path.join(b.dir, f));
   });
   lines.push('');
-  lines.push('The shipped wasm by section (raw / gzip of the section alone):');
+  lines.push('The shipped wasm by section (a split build\'s primary module: what the first answer loads; raw / gzip of the section alone):');
   lines.push('');
   lines.push(`| section | ${builds.map((b) => b.label).join(' | ')} |`);
   lines.push(`|---|${builds.map(() => '---:').join('|')}|`);

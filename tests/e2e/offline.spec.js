@@ -60,6 +60,8 @@ test('after one visit the app works with the server gone, then updates whole on 
     const table = await page.getByTestId('components').textContent();
     const v1 = await cachedFiles(page);
     expect(v1.some((f) => f.endsWith('_bg.wasm'))).toBe(true);
+    // Both parts of the split wasm (tools/split-wasm).
+    expect(v1.some((f) => f.endsWith('_rest.wasm'))).toBe(true);
     // The page's CSS is inline in index.html (no stylesheet file to cache).
     expect(v1.some((f) => f.endsWith('.css'))).toBe(false);
     // What the page fetches on demand is in the same copy: the languages and the file reader.
@@ -76,6 +78,14 @@ test('after one visit the app works with the server gone, then updates whole on 
     await expect(page.getByTestId('verdict')).not.toHaveText(verdict);
     await page.goto(server.url + '?model=llama-3.1-70b-instruct&gpu=h100-sxm-80gb&lang=en');
     await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 70B');
+    // A link to training: its first answer runs code of the wasm's rest module. A page the service
+    // worker controls loads that module from the worker's copy before it starts (a synchronous
+    // request would not reach the worker: tools/split-wasm/runtime.js).
+    const train = encodeURIComponent(JSON.stringify({ method: 'qlora', lora_rank: 16, lora_targets: 'all_linear',
+      micro_batch: 4, sequence_length: 2048, checkpointing: 'full', optimizer: 'paged_adamw8bit' }));
+    await page.goto(server.url + `?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&train=${train}`);
+    await expect(page.getByTestId('replicas')).toContainText('Data parallel');
+    expect(await page.evaluate(() => performance.getEntriesByName('vramfit:rest', 'mark')[0].detail)).toBe('offline copy');
     // Another language, and the header reader, with the server still gone.
     await page.goto(server.url + QUERY.replace('lang=en', 'lang=de'));
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
@@ -88,7 +98,7 @@ test('after one visit the app works with the server gone, then updates whole on 
     // A new build (new hashed names for the JS and the wasm) on the same address, online again.
     const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
     const stem = html.match(/vramfit-web-([0-9a-f]+)\.js/)[1];
-    const oldNames = [`vramfit-web-${stem}.js`, `vramfit-web-${stem}_bg.wasm`];
+    const oldNames = [`vramfit-web-${stem}.js`, `vramfit-web-${stem}_bg.wasm`, `vramfit-web-${stem}_rest.wasm`];
     const newNames = oldNames.map((n) => n.replace(stem, `${stem}0`));
     for (const [a, b] of oldNames.map((n, i) => [n, newNames[i]])) fs.renameSync(path.join(dir, a), path.join(dir, b));
     fs.writeFileSync(path.join(dir, 'index.html'), html.replaceAll(`vramfit-web-${stem}`, `vramfit-web-${stem}0`));

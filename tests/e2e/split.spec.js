@@ -1,0 +1,97 @@
+// End-to-end: the app's wasm in two (tools/split-wasm). The first answer runs only the primary
+// module; the rest loads after the frame that shows it. A function of the rest called earlier (an
+// input during the download, a view the profile does not cover) loads the rest at once. If the
+// views tools/split-wasm/profile.js covers start loading the rest on demand, keep.txt is stale:
+// rerun the profile.
+const { test, expect } = require('@playwright/test');
+const fs = require('fs');
+const path = require('path');
+
+const DIST = path.resolve(__dirname, '../../dist');
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+});
+
+/** The wasm files the page requests, in order, with the time each request started. */
+function wasmRequests(page) {
+  const files = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.startsWith('vramfit-web-') && name.endsWith('.wasm')) files.push(name);
+  });
+  return files;
+}
+
+const restMark = (page) => page.evaluate(() => {
+  const m = performance.getEntriesByName('vramfit:rest', 'mark')[0];
+  return m ? { at: m.startTime, how: m.detail } : null;
+});
+
+test('the build is split: a primary module and the rest, both named in index.html', async () => {
+  const files = fs.readdirSync(DIST);
+  const primary = files.filter((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
+  const rest = files.filter((n) => /^vramfit-web-[0-9a-f]{16}_rest\.wasm$/.test(n));
+  expect(primary).toHaveLength(1);
+  expect(rest).toEqual([primary[0].replace('_bg.wasm', '_rest.wasm')]);
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  expect(html).toContain(`'./${rest[0]}'`);
+  // The first answer's module is the smaller part, not a token split.
+  const size = (n) => fs.statSync(path.join(DIST, n)).size;
+  expect(size(rest[0])).toBeGreaterThan(size(primary[0]) / 4);
+});
+
+for (const query of ['', '?lang=de', '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090&lang=en']) {
+  test(`the first answer needs only the primary module; the rest follows in the background (${query || 'default view'})`, async ({ page }) => {
+    const files = wasmRequests(page);
+    await page.goto(`./${query}`);
+    await expect(page.locator('[data-testid=verdict], [data-testid=embed]').first()).toBeVisible();
+    await expect.poll(() => restMark(page)).not.toBeNull();
+    const rest = await restMark(page);
+    expect(rest.how).toBe('background');
+    const mounted = await page.evaluate(() => performance.getEntriesByName('vramfit:mounted', 'mark')[0].startTime);
+    expect(rest.at).toBeGreaterThan(mounted);
+    expect(files.map((n) => n.replace(/^vramfit-web-[0-9a-f]+/, ''))).toEqual(['_bg.wasm', '_rest.wasm']);
+  });
+}
+
+test('an input before the rest has arrived loads it on demand and the answer follows the input', async ({ page }) => {
+  // The background request for the rest is held; the on-demand one (a synchronous request) is not.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  let restRequests = 0;
+  await page.route('**/*_rest.wasm', async (route) => {
+    restRequests += 1;
+    if (restRequests === 1) await held;
+    await route.continue();
+  });
+  await page.goto('./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect.poll(() => restRequests).toBe(1);
+  expect(await restMark(page)).toBeNull();
+  // Training runs code the first answer did not.
+  await page.getByTestId('workload-train').check();
+  await expect(page.getByTestId('verdict')).toContainText('GiB');
+  const rest = await restMark(page);
+  expect(rest && rest.how).toBe('on-demand');
+  expect(restRequests).toBe(2);
+  await expect(page.getByTestId('components')).toContainText(/optimizer|Optimizer/);
+  release();
+  // The late background copy changes nothing: the page keeps answering.
+  await page.waitForTimeout(200);
+  await page.getByTestId('workload-serve').check();
+  await page.getByTestId('ctx').fill('16384');
+  await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
+});
+
+test('a rest that cannot be loaded when it is needed shows the panic panel, not a silent wrong page', async ({ page }) => {
+  const errors = [];
+  page.removeAllListeners('pageerror');
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route('**/*_rest.wasm', (route) => route.abort());
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.getByTestId('workload-train').check();
+  await expect(page.locator('#panic')).toBeVisible();
+  await expect(page.locator('#panic-detail')).toContainText('rest of the app');
+});

@@ -1,0 +1,70 @@
+//! Writes tools/split-wasm/keep.txt: the functions the first answer runs, for the views people land
+//! on (SCENARIOS). Builds the app whole and with function names (VRAMFIT_SPLIT=names), loads each
+//! view in headless Chromium while tracing V8's lazy compilation (a wasm function is compiled the
+//! first time it runs), and writes the names of the functions that ran, normalised
+//! (wasm-names.js), sorted. Rerun it when split.js reports names gone, or a test finds the first
+//! answer loading the rest on demand (tests/e2e/load.spec.js).
+//!
+//!   node tools/split-wasm/profile.js [QUERY …]   (needs scripts/setup --browser; default: SCENARIOS)
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { functionNames, normalise } = require('./wasm-names');
+
+const ROOT = path.resolve(__dirname, '../..');
+const { serveDist, launchChromium } = require(path.join(ROOT, 'tests/e2e/dist-server'));
+
+/** The views whose first answer must not wait for the rest: the default page, another language, a
+ * model that does not fit its card (the fixes), and the embed widget. Links to the other
+ * workloads and engines load the rest at once (their first answer ≈ the whole wasm's). */
+const SCENARIOS = [
+  '',
+  '?lang=de',
+  '?model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090&lang=en',
+  '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090',
+];
+const VIEWPORTS = [{ width: 1366, height: 900 }, { width: 390, height: 844 }];
+
+async function main() {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-profile-'));
+  console.log(`building the whole app with function names into ${dist}`);
+  execFileSync('bash', ['-c', `source scripts/env.sh && VRAMFIT_SPLIT=names web_release_build --dist "${dist}"`],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const wasmName = fs.readdirSync(dist).find((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
+  const { names } = functionNames(fs.readFileSync(path.join(dist, wasmName)));
+
+  const server = await serveDist({ roots: { '/': dist }, gzip: true });
+  const browser = await launchChromium();
+  const ran = new Set();
+  for (const viewport of VIEWPORTS) {
+    for (const query of (process.argv.length > 2 ? process.argv.slice(2) : SCENARIOS)) {
+      const context = await browser.newContext({ serviceWorkers: 'block', viewport });
+      const page = await context.newPage();
+      await browser.startTracing(page, { categories: ['v8.wasm', 'disabled-by-default-v8.wasm.detailed'] });
+      await page.goto(server.url + query);
+      await page.waitForSelector('[data-testid=verdict], [data-testid=embed]');
+      await page.waitForLoadState('networkidle');
+      // The frame that shows it (layout-driven code: charts, observers).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+      let count = 0;
+      for (const e of events) {
+        if (e.name !== 'wasm.CompileLazy' || !e.args) continue;
+        const name = names.get(e.args.func_index ?? e.args.function_index);
+        if (name !== undefined) { ran.add(normalise(name)); count++; }
+      }
+      console.log(`${viewport.width} px ${query || '(default)'}: ${count} functions`);
+      await context.close();
+    }
+  }
+  await browser.close();
+  server.close();
+  fs.rmSync(dist, { recursive: true });
+  const header = '# Functions the first answer runs (tools/split-wasm/profile.js writes this file; split.js keeps them in the primary module).\n';
+  fs.writeFileSync(path.join(__dirname, 'keep.txt'), header + [...ran].sort().join('\n') + '\n');
+  console.log(`tools/split-wasm/keep.txt: ${ran.size} functions`);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

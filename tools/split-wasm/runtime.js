@@ -1,0 +1,127 @@
+
+// ---- vramfit: the rest of the app's code (tools/split-wasm) ----------------------------------
+// The app's wasm is split in two by Binaryen's wasm-split: the primary module holds the functions
+// a first answer runs (tools/split-wasm/keep.txt), the rest module every other function. In the
+// primary, each function of the rest is a placeholder imported from `placeholder` under its table
+// slot; instantiating the rest module (it imports the primary's memory, table and globals as
+// `primary`) writes the real functions over those slots.
+//
+// - After the first frame that shows the page, the rest is fetched, compiled and instantiated in
+//   the background: a user's first input normally finds it there.
+// - A placeholder called before that (an input during the download, a link to a view the first
+//   answer does not run) loads the rest at once, synchronously (compiled if the background load
+//   has compiled it, else fetched with a synchronous request), then calls the real function.
+// - A page the service worker controls loads the rest before the app starts, from the worker's
+//   copy (a synchronous request does not reach the worker).
+// - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "offline copy") says
+//   when and how.
+// This text is appended to wasm-bindgen's JS module by tools/split-wasm/split.js.
+const __vramfit_rest = { source: null, early: null, module: null, done: false, started: false };
+
+/** Where the rest module is: a URL (relative to the page) or its bytes (single-file build).
+ * A page the service worker controls compiles the rest at once, from the worker's copy: a
+ * synchronous request would bypass the worker (offline it fails), and the copy costs no network. */
+export function __vramfit_rest_source(source) {
+    __vramfit_rest.source = source;
+    if (typeof source === 'string' && typeof navigator !== 'undefined' && navigator.serviceWorker
+        && navigator.serviceWorker.controller) {
+        __vramfit_rest.early = __vramfit_rest_compile(source).catch((e) => {
+            console.warn('vramfit: the rest of the code from the offline copy failed:', e);
+            return null;
+        });
+    }
+}
+
+/** Before the app starts (wasm-bindgen's init): the rest, when compiling it early. */
+async function __vramfit_rest_before_start(instance) {
+    if (!__vramfit_rest.early) return;
+    const module = await __vramfit_rest.early;
+    if (module === null || __vramfit_rest.done) return;
+    __vramfit_rest.module = module;
+    new WebAssembly.Instance(module, { primary: instance.exports });
+    __vramfit_rest.done = true;
+    performance.mark('vramfit:rest', { detail: 'offline copy' });
+}
+
+function __vramfit_imports(imports) {
+    imports.placeholder = new Proxy({}, {
+        get(_, name) {
+            const slot = Number(name);
+            return function (...args) {
+                __vramfit_rest_now();
+                return wasm['%table'].get(slot)(...args);
+            };
+        },
+    });
+    return imports;
+}
+
+function __vramfit_rest_instantiate(module, how) {
+    if (__vramfit_rest.done) return;
+    new WebAssembly.Instance(module, { primary: wasm });
+    __vramfit_rest.done = true;
+    performance.mark('vramfit:rest', { detail: how });
+}
+
+function __vramfit_rest_bytes_sync(source) {
+    if (source instanceof Uint8Array) return source;
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', String(source), false);
+    xhr.overrideMimeType('text/plain; charset=x-user-defined');
+    xhr.send();
+    if (xhr.status !== 200 && xhr.status !== 0) throw new Error(`HTTP ${xhr.status}`);
+    const text = xhr.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
+}
+
+/** Makes every function callable now (a placeholder was called). */
+function __vramfit_rest_now() {
+    if (__vramfit_rest.done) return;
+    if (__vramfit_rest.source === null) {
+        throw new WebAssembly.RuntimeError("the rest of the app's code is needed, and the page did not say where it is (__vramfit_rest_source)");
+    }
+    try {
+        const module = __vramfit_rest.module
+            || new WebAssembly.Module(__vramfit_rest_bytes_sync(__vramfit_rest.source));
+        __vramfit_rest_instantiate(module, 'on-demand');
+    } catch (e) {
+        // A RuntimeError, like a trap: www/panic.js shows the panic panel.
+        throw new WebAssembly.RuntimeError(`the rest of the app's code could not be loaded (${__vramfit_rest.source instanceof Uint8Array ? 'inline' : __vramfit_rest.source}): ${e}`);
+    }
+}
+
+async function __vramfit_rest_compile(source) {
+    if (source instanceof Uint8Array) return WebAssembly.compile(source);
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    try {
+        return await WebAssembly.compileStreaming(response.clone());
+    } catch (_) {
+        // A host that does not send `application/wasm`.
+        return WebAssembly.compile(await response.arrayBuffer());
+    }
+}
+
+async function __vramfit_rest_background() {
+    if (__vramfit_rest.started || __vramfit_rest.done || __vramfit_rest.source === null) return;
+    __vramfit_rest.started = true;
+    try {
+        const module = await __vramfit_rest_compile(__vramfit_rest.source);
+        __vramfit_rest.module = module;
+        __vramfit_rest_instantiate(module, 'background');
+    } catch (e) {
+        // Left to the on-demand path, which reports its own failure if it fails too.
+        console.warn('vramfit: loading the rest of the code in the background failed:', e);
+    }
+}
+
+/** Called once the app has started: the background load, after the next frame (or in a second,
+ * where no frame comes: a hidden tab). */
+function __vramfit_rest_schedule() {
+    if (typeof requestAnimationFrame === 'function') {
+        requestAnimationFrame(() => setTimeout(__vramfit_rest_background, 0));
+    }
+    setTimeout(__vramfit_rest_background, 1000);
+}

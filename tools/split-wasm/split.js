@@ -1,0 +1,136 @@
+//! Trunk's post-build hook (Trunk.toml): splits the app's wasm in two (issue 15: the first
+//! answer needs about 60 % of the code; the rest loads after it, see runtime.js).
+//!
+//! In Trunk's staging folder it replaces `vramfit-web-<h>.js` + `vramfit-web-<h>_bg.wasm` with
+//! `vramfit-web-<h2>.js` (wasm-bindgen's module + runtime.js), `vramfit-web-<h2>_bg.wasm` (the
+//! primary module: the functions keep.txt names, and every function without a name) and
+//! `vramfit-web-<h2>_rest.wasm` (the rest), `<h2>` a digest of the three, and rewrites index.html's
+//! start-up script, preloads and their integrity hashes. Function names (kept by Trunk's wasm-opt
+//! `-g` for this step) are dropped from the output.
+//!
+//! VRAMFIT_SPLIT=names leaves the build whole and named (tools/split-wasm/profile.js profiles it);
+//! VRAMFIT_SPLIT=off, or no `wasm-split` on PATH, leaves it whole and drops the names.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const os = require('os');
+const { execFileSync } = require('child_process');
+const { functionNames, normalise, binaryenName } = require('./wasm-names');
+
+const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-mutable-globals', '--enable-reference-types'];
+const KEEP = path.join(__dirname, 'keep.txt');
+
+function fail(message) {
+  console.error(`tools/split-wasm: ${message}`);
+  process.exit(1);
+}
+
+function onPath(tool) {
+  try {
+    execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+const sha = (algo, data) => crypto.createHash(algo).update(data).digest();
+
+function main() {
+  const staging = process.env.TRUNK_STAGING_DIR;
+  if (!staging) fail('TRUNK_STAGING_DIR is not set (this runs as a Trunk hook)');
+  if (process.env.TRUNK_PROFILE !== 'release') return;
+  const wasmName = fs.readdirSync(staging).find((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
+  if (!wasmName) return; // another page (tools/bench-counter)
+  const stem = wasmName.replace(/_bg\.wasm$/, '');
+  const wasmPath = path.join(staging, wasmName);
+  const jsPath = path.join(staging, `${stem}.js`);
+  const htmlPath = path.join(staging, 'index.html');
+  const mode = process.env.VRAMFIT_SPLIT || 'on';
+  if (mode === 'names') return;
+  const bytes = fs.readFileSync(wasmPath);
+  const { imported, defined, tables, names } = functionNames(bytes);
+  let whole = mode === 'off' ? 'VRAMFIT_SPLIT=off' : null;
+  if (!whole && !onPath('wasm-split')) whole = 'no wasm-split on PATH (Debian: apt-get install binaryen)';
+  // Binaryen 108's wasm-split points the second table's export at the first (reference types).
+  if (!whole && tables !== 1) whole = `${tables} tables (build without reference types: scripts/env.sh)`;
+  if (whole) {
+    console.warn(`tools/split-wasm: the app's wasm stays whole: ${whole}`);
+    execFileSync('wasm-opt', [...FEATURES, '--strip-debug', wasmPath, '-o', wasmPath]);
+    rehash(htmlPath, [wasmPath]);
+    return;
+  }
+
+  // The functions to keep: keep.txt's (normalised) names, and every function without a name
+  // (wasm-bindgen's generated shims; Binaryen calls them by their index among defined functions).
+  const wanted = new Set(fs.readFileSync(KEEP, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')));
+  const keep = [];
+  const found = new Set();
+  for (let i = imported; i < imported + defined; i++) {
+    const name = names.get(i);
+    if (name === undefined) keep.push(String(i - imported));
+    else if (wanted.has(normalise(name))) {
+      keep.push(binaryenName(name));
+      found.add(normalise(name));
+    }
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-split-'));
+  const keepFile = path.join(tmp, 'keep.txt');
+  fs.writeFileSync(keepFile, `${keep.join('\n')}\n`);
+  const primaryTmp = path.join(tmp, 'primary.wasm');
+  const restTmp = path.join(tmp, 'rest.wasm');
+  execFileSync('wasm-split', [...FEATURES, '--keep-funcs', `@${keepFile}`, '--export-prefix=%',
+    '-o1', primaryTmp, '-o2', restTmp, wasmPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const primary = fs.readFileSync(primaryTmp);
+  const rest = fs.readFileSync(restTmp);
+  fs.rmSync(tmp, { recursive: true });
+
+  // wasm-bindgen's module: the placeholders among the imports, the background load once started.
+  let js = fs.readFileSync(jsPath, 'utf8');
+  const importsAt = 'const imports = __wbg_get_imports();';
+  const startAt = 'wasm.__wbindgen_start();';
+  const loadedAt = 'const { instance, module } = await __wbg_load(await module_or_path, imports);';
+  for (const at of [importsAt, startAt, loadedAt]) {
+    if (!js.includes(at)) fail(`${stem}.js: wasm-bindgen's module changed shape (no "${at}")`);
+  }
+  js = js.replaceAll(importsAt, 'const imports = __vramfit_imports(__wbg_get_imports());')
+    .replace(startAt, `${startAt}\n    __vramfit_rest_schedule();`)
+    .replace(loadedAt, `${loadedAt}\n    await __vramfit_rest_before_start(instance);`)
+    + fs.readFileSync(path.join(__dirname, 'runtime.js'), 'utf8');
+
+  const digest = sha('sha256', Buffer.concat([Buffer.from(js), primary, rest])).toString('hex').slice(0, 16);
+  const out = `vramfit-web-${digest}`;
+  for (const p of [wasmPath, jsPath]) fs.rmSync(p);
+  fs.writeFileSync(path.join(staging, `${out}.js`), js);
+  fs.writeFileSync(path.join(staging, `${out}_bg.wasm`), primary);
+  fs.writeFileSync(path.join(staging, `${out}_rest.wasm`), rest);
+
+  let html = fs.readFileSync(htmlPath, 'utf8');
+  const start = `const wasm = await init({ module_or_path: './${stem}_bg.wasm' });`;
+  if (!html.includes(start)) fail(`index.html: Trunk's start-up script changed shape (no "${start}")`);
+  html = html.replace(start, `bindings.__vramfit_rest_source('./${out}_rest.wasm');\n${start}`)
+    .replaceAll(stem, out);
+  fs.writeFileSync(htmlPath, html);
+  rehash(htmlPath, [path.join(staging, `${out}.js`), path.join(staging, `${out}_bg.wasm`)]);
+
+  const kb = (b) => `${(b.length / 1024).toFixed(0)} KiB`;
+  const missing = [...wanted].filter((n) => !found.has(n)).length;
+  console.log(`tools/split-wasm: kept ${keep.length} of ${defined} functions `
+    + `(${found.size} of keep.txt's ${wanted.size} names found${missing ? `; ${missing} gone: rerun tools/split-wasm/profile.js` : ''}); `
+    + `primary ${kb(primary)}, rest ${kb(rest)}`);
+}
+
+/** Rewrites the `integrity` of index.html's links to these files. */
+function rehash(htmlPath, files) {
+  let html = fs.readFileSync(htmlPath, 'utf8');
+  for (const file of files) {
+    const name = path.basename(file);
+    const integrity = `sha384-${sha('sha384', fs.readFileSync(file)).toString('base64')}`;
+    html = html.replace(new RegExp(`(<link[^>]*href="\\./${name.replace(/\./g, '\\.')}"[^>]*integrity=")[^"]*"`, 'g'), `$1${integrity}"`);
+  }
+  fs.writeFileSync(htmlPath, html);
+}
+
+main();
