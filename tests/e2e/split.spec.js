@@ -41,7 +41,7 @@ test('the build is split: a primary module and the rest, both named in index.htm
   expect(size(rest[0])).toBeGreaterThan(size(primary[0]) / 4);
 });
 
-for (const query of ['', '?lang=de', '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090&lang=en']) {
+for (const query of ['', '?lang=de', '?lang=pl', '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090&lang=en']) {
   test(`the first answer needs only the primary module; the rest follows in the background (${query || 'default view'})`, async ({ page }) => {
     const files = wasmRequests(page);
     await page.goto(`./${query}`);

@@ -16,12 +16,13 @@ const { functionNames, normalise } = require('./wasm-names');
 const ROOT = path.resolve(__dirname, '../..');
 const { serveDist, launchChromium } = require(path.join(ROOT, 'tests/e2e/dist-server'));
 
-/** The views whose first answer must not wait for the rest: the default page, another language, a
+/** The views whose first answer must not wait for the rest: the default page, each language, a
  * model that does not fit its card (the fixes), and the embed widget. Links to the other
  * workloads and engines load the rest at once (their first answer ≈ the whole wasm's). */
 const SCENARIOS = [
   '',
-  '?lang=de',
+  // Each language: its plural rules and number formats are code of their own.
+  ...['de', 'es', 'fr', 'it', 'pl', 'sl'].map((tag) => `?lang=${tag}`),
   '?model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090&lang=en',
   '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090',
 ];

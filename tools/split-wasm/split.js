@@ -1,5 +1,5 @@
 //! Trunk's post-build hook (Trunk.toml): splits the app's wasm in two (issue 15: the first
-//! answer needs about 60 % of the code; the rest loads after it, see runtime.js).
+//! answer runs about half of the functions; the others load after it, see runtime.js).
 //!
 //! In Trunk's staging folder it replaces `vramfit-web-<h>.js` + `vramfit-web-<h>_bg.wasm` with
 //! `vramfit-web-<h2>.js` (wasm-bindgen's module + runtime.js), `vramfit-web-<h2>_bg.wasm` (the

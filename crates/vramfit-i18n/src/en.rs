@@ -168,7 +168,7 @@ pub fn text(k: Key) -> &'static str {
         WarnModelFiles => "Disk: the weights alone take {gb} GB; keep room for the download, conversions and a second copy when you requantise.",
         WarnOffloadHost => "Offloading keeps {gib} GiB of the pipeline in host RAM and moves it to the GPU part by part: budget the machine's RAM, and expect slower steps.",
         WarnTrainHost => "Training keeps {gib} GiB in host RAM (optimizer states, master weights or parameters offloaded to the CPU, or a paged optimizer's states): budget the machine's RAM, not only the GPU; offloaded optimizer steps run on the CPU and are slower.",
-        WarnOutsideAllocatorTrain => "{gib} GiB per GPU is allocated outside PyTorch's allocator (CUDA context, NCCL): torch.cuda.memory_* will not show it, nvidia-smi will.",
+        WarnOutsideAllocatorNoEngine => "{gib} GiB per GPU is allocated outside PyTorch's allocator (CUDA context, NCCL): torch.cuda.memory_* will not show it, nvidia-smi will.",
         WarnSaturated => "Some figures reach 16 EiB (2^64 bytes), the largest this estimate represents, and are shown at that limit: no hardware holds this scenario.",
         FailNoRoom => "The engine will not start: weights, activations and overhead already fill its memory budget, leaving nothing for the KV cache.",
         FailMaxModelLen => "The engine will not start: its KV cache holds {tokens}, less than one request of max_model_len = {len}. Lower the context or raise the memory fraction.",

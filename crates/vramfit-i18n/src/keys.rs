@@ -53,7 +53,7 @@ keys! {
         WarnWithinHeadroom, WarnDoesNotFit, WarnNoPlan, WarnContextBeyondModel, WarnKvDominates,
         WarnTpIndivisible, WarnPcieOnly, WarnQuantized, WarnConcurrency, WarnHostMemory,
         WarnOutsideAllocator, WarnModelFiles, WarnOffloadHost, WarnTrainHost,
-        WarnOutsideAllocatorTrain,
+        WarnOutsideAllocatorNoEngine,
         WarnSaturated,
         FailNoRoom, FailMaxModelLen, FailBudget,
         VerdictFits, VerdictTight, VerdictDoesNotFit, VerdictTightConcurrency, VerdictNoCard,

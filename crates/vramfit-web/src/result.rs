@@ -202,6 +202,9 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     let llm = e.model.is_some();
     // Training says what to shorten in its own words (sequences and micro-batch, not context).
     let training = e.curve_axis == CurveAxis::SequenceLength;
+    // Only a served LLM has engine buffers outside PyTorch's allocator (not training, diffusers
+    // pipelines or a custom job).
+    let serving = llm && !training;
     let shown: Vec<Warning> = e
         .warnings
         .iter()
@@ -211,7 +214,7 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
     (!shown.is_empty()).then(|| {
         view! {
             <ul class="warnings" data-testid="warnings">
-                {shown.iter().map(|w| view! { <li>{text::warning(l, w, training)}</li> }).collect_view()}
+                {shown.iter().map(|w| view! { <li>{text::warning(l, w, training, serving)}</li> }).collect_view()}
             </ul>
         }
     })

@@ -199,8 +199,9 @@ pub fn guide(id: ComponentId) -> [Key; 5] {
     }
 }
 
-/// A warning, in the workload's words where they differ (`training`: sequences and micro-batch).
-pub fn warning(l: Locale, w: &Warning, training: bool) -> String {
+/// A warning, in the workload's words where they differ (`training`: sequences and micro-batch;
+/// `serving`: an LLM served by an engine, whose buffers are among the memory outside PyTorch).
+pub fn warning(l: Locale, w: &Warning, training: bool, serving: bool) -> String {
     match w {
         Warning::WithinHeadroom if training => t(l, Key::WarnWithinHeadroomTrain).into(),
         Warning::DoesNotFit if training => t(l, Key::WarnDoesNotFitTrain).into(),
@@ -250,10 +251,10 @@ pub fn warning(l: Locale, w: &Warning, training: bool) -> String {
             f(l, Key::WarnOffloadHost, &[("gib", &gib(l, *bytes))])
         }
         Warning::OutsideAllocator { bytes } => {
-            let key = if training {
-                Key::WarnOutsideAllocatorTrain
-            } else {
+            let key = if serving {
                 Key::WarnOutsideAllocator
+            } else {
+                Key::WarnOutsideAllocatorNoEngine
             };
             f(l, key, &[("gib", &gib(l, *bytes))])
         }
