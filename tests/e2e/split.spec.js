@@ -55,6 +55,20 @@ for (const query of ['', '?lang=de', '?lang=pl', '?embed=1&model=llama-3.1-8b-in
   });
 }
 
+test('a link to a view the profile leaves out fetches the rest beside the primary, once, and starts with both', async ({ page }) => {
+  const files = wasmRequests(page);
+  const train = encodeURIComponent(JSON.stringify({ method: 'qlora', lora_rank: 16, lora_targets: 'all_linear',
+    micro_batch: 4, sequence_length: 2048, checkpointing: 'full', optimizer: 'paged_adamw8bit' }));
+  await page.goto(`./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&train=${train}`);
+  await expect(page.getByTestId('replicas')).toContainText('Data parallel');
+  const rest = await restMark(page);
+  expect(rest && rest.how).toBe('before start');
+  const main = await page.evaluate(() => performance.getEntriesByName('vramfit:main', 'mark')[0].startTime);
+  expect(rest.at).toBeLessThan(main);
+  await page.waitForTimeout(300);
+  expect(files.filter((n) => n.endsWith('_rest.wasm'))).toHaveLength(1);
+});
+
 test('an input before the rest has arrived loads it on demand and the answer follows the input', async ({ page }) => {
   // The background request for the rest is held; the on-demand one (a synchronous request) is not.
   let release;

@@ -14,7 +14,6 @@ const { execFileSync } = require('child_process');
 const { functionNames, normalise } = require('./wasm-names');
 
 const ROOT = path.resolve(__dirname, '../..');
-const { serveDist, launchChromium } = require(path.join(ROOT, 'tests/e2e/dist-server'));
 
 /** The views whose first answer must not wait for the rest: the default page, each language, a
  * model that does not fit its card (the fixes), and the embed widget. Links to the other
@@ -28,7 +27,14 @@ const SCENARIOS = [
 ];
 const VIEWPORTS = [{ width: 1366, height: 900 }, { width: 390, height: 844 }];
 
+/** The query keys of the views SCENARIOS leaves out: the JSON-valued ones (a pasted config, an
+ * engine, training, generation, a custom job), whose first answer runs code of the rest (serde,
+ * their forms). A page with one of them fetches the rest beside the primary module and starts
+ * once both are there (runtime.js), instead of fetching it on demand after the primary. */
+const REST_FIRST = ['config', 'engine', 'train', 'image', 'video', 'custom'];
+
 async function main() {
+  const { serveDist, launchChromium } = require(path.join(ROOT, 'tests/e2e/dist-server'));
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-profile-'));
   console.log(`building the whole app with function names into ${dist}`);
   execFileSync('bash', ['-c', `source scripts/env.sh && VRAMFIT_SPLIT=names web_release_build --dist "${dist}"`],
@@ -68,4 +74,5 @@ async function main() {
   console.log(`tools/split-wasm/keep.txt: ${ran.size} functions`);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+module.exports = { SCENARIOS, REST_FIRST };
+if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });

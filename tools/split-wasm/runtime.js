@@ -11,22 +11,32 @@
 // - A placeholder called before that (an input during the download, a link to a view the first
 //   answer does not run) loads the rest at once, synchronously (compiled if the background load
 //   has compiled it, else fetched with a synchronous request), then calls the real function.
-// - A page the service worker controls loads the rest before the app starts, from the worker's
-//   copy (a synchronous request does not reach the worker).
-// - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "offline copy") says
+// - A page the service worker controls, or a link to a view whose first answer needs the rest,
+//   fetches the rest beside the primary and starts once both are there (__vramfit_rest_source).
+// - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "before start") says
 //   when and how.
 // This text is appended to wasm-bindgen's JS module by tools/split-wasm/split.js.
 const __vramfit_rest = { source: null, early: null, module: null, done: false, started: false };
 
+/** The query keys of the views whose first answer runs code of the rest (profile.js). */
+const __vramfit_rest_first = /* REST_FIRST */ [];
+
 /** Where the rest module is: a URL (relative to the page) or its bytes (single-file build).
- * A page the service worker controls compiles the rest at once, from the worker's copy: a
- * synchronous request would bypass the worker (offline it fails), and the copy costs no network. */
+ * The rest is fetched at once, beside the primary module, and the app starts once both are there:
+ * - on a page the service worker controls: a synchronous request would bypass the worker (offline
+ *   it fails), and the worker's copy costs no network;
+ * - for a link to a view whose first answer needs the rest (a key in __vramfit_rest_first): on a
+ *   mobile link, fetching it on demand after the primary cost 2.28 → 2.54 s to a training link's
+ *   first answer. */
 export function __vramfit_rest_source(source) {
     __vramfit_rest.source = source;
-    if (typeof source === 'string' && typeof navigator !== 'undefined' && navigator.serviceWorker
-        && navigator.serviceWorker.controller) {
+    if (typeof source !== 'string' || typeof location === 'undefined') return;
+    const controlled = typeof navigator !== 'undefined' && navigator.serviceWorker
+        && navigator.serviceWorker.controller;
+    const keys = [...new URLSearchParams(location.search).keys()];
+    if (controlled || keys.some((k) => __vramfit_rest_first.includes(k))) {
         __vramfit_rest.early = __vramfit_rest_compile(source).catch((e) => {
-            console.warn('vramfit: the rest of the code from the offline copy failed:', e);
+            console.warn('vramfit: fetching the rest of the code before start failed:', e);
             return null;
         });
     }
@@ -40,7 +50,7 @@ async function __vramfit_rest_before_start(instance) {
     __vramfit_rest.module = module;
     new WebAssembly.Instance(module, { primary: instance.exports });
     __vramfit_rest.done = true;
-    performance.mark('vramfit:rest', { detail: 'offline copy' });
+    performance.mark('vramfit:rest', { detail: 'before start' });
 }
 
 function __vramfit_imports(imports) {

@@ -17,6 +17,7 @@ const crypto = require('crypto');
 const os = require('os');
 const { execFileSync } = require('child_process');
 const { functionNames, normalise, binaryenName } = require('./wasm-names');
+const { REST_FIRST } = require('./profile');
 
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types'];
@@ -95,10 +96,12 @@ function main() {
   for (const at of [importsAt, startAt, loadedAt]) {
     if (!js.includes(at)) fail(`${stem}.js: wasm-bindgen's module changed shape (no "${at}")`);
   }
+  const runtime = fs.readFileSync(path.join(__dirname, 'runtime.js'), 'utf8');
+  if (!runtime.includes('/* REST_FIRST */ []')) fail('runtime.js lost its REST_FIRST slot');
   js = js.replaceAll(importsAt, 'const imports = __vramfit_imports(__wbg_get_imports());')
     .replace(startAt, `${startAt}\n    __vramfit_rest_schedule();`)
     .replace(loadedAt, `${loadedAt}\n    await __vramfit_rest_before_start(instance);`)
-    + fs.readFileSync(path.join(__dirname, 'runtime.js'), 'utf8');
+    + runtime.replace('/* REST_FIRST */ []', JSON.stringify(REST_FIRST));
 
   const digest = sha('sha256', Buffer.concat([Buffer.from(js), primary, rest])).toString('hex').slice(0, 16);
   const out = `vramfit-web-${digest}`;
