@@ -9,6 +9,10 @@ const path = require('path');
 
 const DIST = path.resolve(__dirname, '../../dist');
 
+// The page's own requests only: a service worker that has claimed the page serves the rest from
+// its copy, out of page.route's reach (its path is offline.spec.js's).
+test.use({ serviceWorkers: 'block' });
+
 test.beforeEach(async ({ page }) => {
   page.on('pageerror', (e) => { throw e; });
 });

@@ -127,10 +127,11 @@ async function __vramfit_rest_background() {
     }
 }
 
-/** Called once the app has started: the background load, after the next frame (or in a second,
- * where no frame comes: a hidden tab). */
+/** Called once the app has started: the background load, when the main thread is next idle
+ * (after the first answer's frame), or in a second at the latest. */
 function __vramfit_rest_schedule() {
-    if (typeof requestAnimationFrame === 'function') {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(__vramfit_rest_background);
+    else if (typeof requestAnimationFrame === 'function') {
         requestAnimationFrame(() => setTimeout(__vramfit_rest_background, 0));
     }
     setTimeout(__vramfit_rest_background, 1000);
