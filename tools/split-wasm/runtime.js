@@ -6,8 +6,8 @@
 // slot; instantiating the rest module (it imports the primary's memory, table and globals as
 // `primary`) writes the real functions over those slots.
 //
-// - After the first frame that shows the page, the rest is fetched, compiled and instantiated in
-//   the background: a user's first input normally finds it there.
+// - When the main thread is first idle after the first answer, the rest is fetched, compiled and
+//   instantiated in the background: a user's first input normally finds it there.
 // - A placeholder called before that (an input during the download, a link to a view the first
 //   answer does not run) loads the rest at once, synchronously (compiled if the background load
 //   has compiled it, else fetched with a synchronous request), then calls the real function.
