@@ -50,7 +50,14 @@ async function __vramfit_rest_before_start(instance) {
     __vramfit_rest.module = module;
     new WebAssembly.Instance(module, { primary: instance.exports });
     __vramfit_rest.done = true;
-    performance.mark('vramfit:rest', { detail: 'before start' });
+    __vramfit_rest_mark('before start');
+}
+
+/** The mark `vramfit:rest` (a browser without User Timing's `detail` only loses the mark). */
+function __vramfit_rest_mark(how) {
+    try {
+        performance.mark('vramfit:rest', { detail: how });
+    } catch (_) { /* the code is loaded either way */ }
 }
 
 function __vramfit_imports(imports) {
@@ -70,7 +77,7 @@ function __vramfit_rest_instantiate(module, how) {
     if (__vramfit_rest.done) return;
     new WebAssembly.Instance(module, { primary: wasm });
     __vramfit_rest.done = true;
-    performance.mark('vramfit:rest', { detail: how });
+    __vramfit_rest_mark(how);
 }
 
 function __vramfit_rest_bytes_sync(source) {
