@@ -9,14 +9,15 @@
 // - When the main thread is first idle after the first answer, the rest is fetched, compiled and
 //   instantiated in the background: a user's first input normally finds it there.
 // - A placeholder called before that (an input during the download, a link to a view the first
-//   answer does not run) loads the rest at once, synchronously (compiled if the background load
-//   has compiled it, else fetched with a synchronous request), then calls the real function.
+//   answer does not run) loads the rest at once (a synchronous request, or the single-file build's
+//   bytes) and compiles it synchronously, then calls the real function. (A background load never
+//   holds a compiled module it has not instantiated: nothing awaits between the two.)
 // - A page the service worker controls, or a link to a view whose first answer needs the rest,
 //   fetches the rest beside the primary and starts once both are there (__vramfit_rest_source).
 // - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "before start") says
 //   when and how.
 // This text is appended to wasm-bindgen's JS module by tools/split-wasm/split.js.
-const __vramfit_rest = { source: null, early: null, module: null, done: false, started: false };
+const __vramfit_rest = { source: null, early: null, done: false, started: false };
 
 /** The query keys of the views whose first answer runs code of the rest (profile.js). */
 const __vramfit_rest_first = /* REST_FIRST */ [];
@@ -46,11 +47,7 @@ export function __vramfit_rest_source(source) {
 async function __vramfit_rest_before_start(instance) {
     if (!__vramfit_rest.early) return;
     const module = await __vramfit_rest.early;
-    if (module === null || __vramfit_rest.done) return;
-    __vramfit_rest.module = module;
-    new WebAssembly.Instance(module, { primary: instance.exports });
-    __vramfit_rest.done = true;
-    __vramfit_rest_mark('before start');
+    if (module !== null) __vramfit_rest_instantiate(module, 'before start', instance.exports);
 }
 
 /** The mark `vramfit:rest` (a browser without User Timing's `detail` only loses the mark). */
@@ -73,9 +70,10 @@ function __vramfit_imports(imports) {
     return imports;
 }
 
-function __vramfit_rest_instantiate(module, how) {
+/** Instantiates the rest against the primary's exports (wasm-bindgen's `wasm` once started). */
+function __vramfit_rest_instantiate(module, how, primary = wasm) {
     if (__vramfit_rest.done) return;
-    new WebAssembly.Instance(module, { primary: wasm });
+    new WebAssembly.Instance(module, { primary });
     __vramfit_rest.done = true;
     __vramfit_rest_mark(how);
 }
@@ -100,8 +98,7 @@ function __vramfit_rest_now() {
         throw new WebAssembly.RuntimeError("the rest of the app's code is needed, and the page did not say where it is (__vramfit_rest_source)");
     }
     try {
-        const module = __vramfit_rest.module
-            || new WebAssembly.Module(__vramfit_rest_bytes_sync(__vramfit_rest.source));
+        const module = new WebAssembly.Module(__vramfit_rest_bytes_sync(__vramfit_rest.source));
         __vramfit_rest_instantiate(module, 'on-demand');
     } catch (e) {
         // A RuntimeError, like a trap: www/panic.js shows the panic panel.
@@ -125,9 +122,7 @@ async function __vramfit_rest_background() {
     if (__vramfit_rest.started || __vramfit_rest.done || __vramfit_rest.source === null) return;
     __vramfit_rest.started = true;
     try {
-        const module = await __vramfit_rest_compile(__vramfit_rest.source);
-        __vramfit_rest.module = module;
-        __vramfit_rest_instantiate(module, 'background');
+        __vramfit_rest_instantiate(await __vramfit_rest_compile(__vramfit_rest.source), 'background');
     } catch (e) {
         // Left to the on-demand path, which reports its own failure if it fails too.
         console.warn('vramfit: loading the rest of the code in the background failed:', e);

@@ -119,7 +119,7 @@ function main() {
   rehash(htmlPath, [path.join(staging, `${out}.js`), path.join(staging, `${out}_bg.wasm`)]);
 
   const kb = (b) => `${(b.length / 1024).toFixed(0)} KiB`;
-  const missing = [...wanted].filter((n) => !found.has(n)).length;
+  const missing = wanted.size - found.size;
   console.log(`tools/split-wasm: kept ${keep.length} of ${defined} functions `
     + `(${found.size} of keep.txt's ${wanted.size} names found${missing ? `; ${missing} gone: rerun tools/split-wasm/profile.js` : ''}); `
     + `primary ${kb(primary)}, rest ${kb(rest)}`);
