@@ -1,5 +1,5 @@
 // End-to-end: what the first load fetches. English is in the wasm; another language is fetched
-// once from lang/<tag>.json (English meanwhile, and English for good if the file cannot be had);
+// once from lang/<tag>.json (before the first render; English for good if the file cannot be had);
 // before the wasm runs, the static page shows its frame and a placeholder the app replaces.
 const { test, expect } = require('@playwright/test');
 
@@ -41,6 +41,39 @@ test('a language file that cannot be fetched leaves the page working in English'
   await expect.poll(() => page.url()).toContain('lang=de');
   await page.getByTestId('ctx').fill('8192');
   await expect(page.getByTestId('err-ctx')).toHaveText('');
+});
+
+test('a link in another language opens in it: the first answer built is not English', async ({ page }) => {
+  // Records the page's language and the weights label the moment the verdict first exists.
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('[data-testid=verdict]')) return;
+      window.firstBuilt = {
+        lang: document.documentElement.lang,
+        weights: document.querySelector('label[for=weights]')?.textContent,
+      };
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('./?lang=de&ctx=4096');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  expect(await page.evaluate(() => window.firstBuilt)).toEqual({ lang: 'de', weights: 'Gewichte' });
+});
+
+test.describe(() => {
+  // The service worker would serve the file from its cache, out of page.route's reach.
+  test.use({ serviceWorkers: 'block' });
+  test('a language file that does not arrive within 4 s: the page opens in English, then switches', async ({ page }) => {
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/lang/*.json*', async (route) => { await held; await route.continue(); });
+    await page.goto('./?lang=de&ctx=4096');
+    await expect(page.getByTestId('verdict')).toBeVisible({ timeout: 8000 });
+    await expect(page.locator('label[for=weights]')).toHaveText('Weights');
+    release();
+    await expect(page.locator('label[for=weights]')).toHaveText('Gewichte');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  });
 });
 
 test('before the wasm runs the page shows its frame and a placeholder; the app replaces it', async ({ page }) => {

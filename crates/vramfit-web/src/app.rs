@@ -1,8 +1,9 @@
 //! The page: header (language, copy link, embed snippet), the inputs beside the answer, guidance
 //! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid
 //! estimate stays on screen while a field holds something invalid; the URL follows every valid
-//! change (`lang=` included), and `<html lang>` follows the language. A language other than English is fetched the first time it is asked for
-//! ([`crate::lang`]); the page shows English until it is in.
+//! change (`lang=` included), and `<html lang>` follows the language. A language other than
+//! English is fetched the first time it is asked for ([`crate::lang`]): the page's first language
+//! before the page is built (`main`), a switch while the page shows English until it is in.
 
 use crate::embed::EmbedPanel;
 use crate::field::{Input, Problem};
@@ -18,30 +19,13 @@ use vramfit_core::query::{self, QueryNote};
 use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale};
 
-/// The language the browser prefers among ours (`navigator.languages`), else English.
-pub fn browser_locale() -> Locale {
-    let langs: Vec<String> = web_sys::window()
-        .map(|w| {
-            w.navigator()
-                .languages()
-                .iter()
-                .filter_map(|v| v.as_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    Locale::negotiate(langs.iter().map(String::as_str))
-}
-
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
     let pairs = url::read_pairs();
-    let from_url = pairs
-        .iter()
-        .find(|(k, _)| k == "lang")
-        .and_then(|(_, v)| Locale::from_tag(v));
-    // The language asked for (URL, switch) and the one shown: English until its texts are in.
-    let lang = RwSignal::new(from_url.unwrap_or_else(browser_locale));
+    // The language asked for (URL, browser, switch) and the one shown: English until its texts
+    // are in (`main` fetches the first one before mounting, so the first answer is in it).
+    let lang = RwSignal::new(lang_data::requested(&pairs));
     let arrived = RwSignal::new(0u32);
     let in_lang = Memo::new(move |_| {
         arrived.track();

@@ -9,13 +9,12 @@
 //! the loader that turns `<div data-vramfit="…">` into such an iframe; [`EmbedPanel`] shows the
 //! snippet for the current scenario in the full app.
 
-use crate::app::browser_locale;
 use crate::field::{Input, Problem};
 use crate::form::{Form, Live, GPU_CUSTOM, GPU_RECOMMEND};
 use crate::result::{Headline, Recommendation};
 use crate::text::{self, t};
 use crate::widgets::{field_error, NumberField};
-use crate::{js_api, panic_panel, url};
+use crate::{js_api, lang, panic_panel, url};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -73,11 +72,7 @@ fn apply_theme(pairs: &[(String, String)]) {
 #[component]
 pub fn EmbedApp() -> impl IntoView {
     let pairs = url::read_pairs();
-    let l = pairs
-        .iter()
-        .find(|(k, _)| k == "lang")
-        .and_then(|(_, v)| Locale::from_tag(v))
-        .unwrap_or_else(browser_locale);
+    let l = lang::requested(&pairs);
     panic_panel::set_locale(l);
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())

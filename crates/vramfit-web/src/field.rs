@@ -70,7 +70,7 @@ pub fn parse_whole(text: &str) -> Result<u32, Problem> {
         _ => (cleaned.as_str(), 1),
     };
     if scale > 1 {
-        let value: f64 = digits.parse().map_err(|_| Problem::NotWholeNumber)?;
+        let value = vramfit_core::num::parse(digits).ok_or(Problem::NotWholeNumber)?;
         let n = value * scale as f64;
         if !n.is_finite() || n < 0.0 || n.fract() != 0.0 {
             return Err(Problem::NotWholeNumber);

@@ -1,6 +1,7 @@
 //! Entry point of the web app: install the panic panel and `window.vramfit`, then mount the full
-//! app or, with `?embed=1`, the widget (nothing when a page loaded only the API), drop the static
-//! placeholder, and register the service worker. Two User Timing marks, `vramfit:main` (the wasm
+//! app or, with `?embed=1`, the widget (nothing when a page loaded only the API) in the page's
+//! language (fetched first when it is not English), drop the static placeholder, and register the
+//! service worker. Two User Timing marks, `vramfit:main` (the wasm
 //! starts) and `vramfit:mounted` (the page is built and in the document), let `scripts/bench`
 //! split the time to a first answer into download and compile, build, and paint.
 fn main() {
@@ -12,27 +13,22 @@ fn main() {
         return;
     }
     let pairs = vramfit_web::url::read_pairs();
-    if vramfit_web::embed::requested(&pairs) {
-        // The widget renders once, in its language: fetch that language's texts first (English
-        // if the fetch fails).
-        let lang = pairs
-            .iter()
-            .find(|(k, _)| k == "lang")
-            .and_then(|(_, v)| vramfit_i18n::Locale::from_tag(v));
-        // Leptos's executor starts with the first mount: run this future on the browser's.
-        wasm_bindgen_futures::spawn_local(async move {
-            if let Some(l) = lang {
-                vramfit_web::lang::ensure(l).await;
-            }
+    let embed = vramfit_web::embed::requested(&pairs);
+    // The page opens in its language: a language other than English is fetched before the first
+    // render (English if the fetch fails or takes over 4 s), so the first answer is not English for one round trip
+    // and then rebuilt in the language. The static "computing…" frame stays up meanwhile.
+    let l = vramfit_web::lang::requested(&pairs);
+    // Leptos's executor starts with the first mount: run this future on the browser's.
+    wasm_bindgen_futures::spawn_local(async move {
+        vramfit_web::lang::ensure_first(l).await;
+        if embed {
             leptos::mount::mount_to_body(vramfit_web::embed::EmbedApp);
-            mark("vramfit:mounted");
-            remove_boot_placeholder();
-        });
-    } else {
-        leptos::mount::mount_to_body(vramfit_web::app::App);
+        } else {
+            leptos::mount::mount_to_body(vramfit_web::app::App);
+        }
         mark("vramfit:mounted");
-    }
-    remove_boot_placeholder();
+        remove_boot_placeholder();
+    });
     vramfit_web::offline::register();
 }
 
