@@ -303,3 +303,16 @@ fn fixed_matches_the_standard_formatting() {
     assert_eq!(Locale::En.decimal(-0.001, 2), "0.00");
     assert_eq!(Locale::De.decimal(-1234.567, 1), "-1.234,6");
 }
+
+#[test]
+fn capitalised_words_start_in_ascii() {
+    // The web page starts a sentence with this word, capitalising it with `to_ascii_uppercase`
+    // (`vramfit-web`'s `text::capitalized`): its first letter must be ASCII in every language.
+    for l in Locale::ALL {
+        let word = l.text(Key::WordDoesNotFit);
+        assert!(
+            word.chars().next().is_some_and(|c| c.is_ascii_alphabetic()),
+            "{l:?}: {word}"
+        );
+    }
+}
