@@ -39,7 +39,28 @@ function onPath(tool) {
 
 const sha = (algo, data) => crypto.createHash(algo).update(data).digest();
 
-function main() {
+/** wasm-bindgen's module with runtime.js, minified by terser (`.tools/`, scripts/setup) when it is
+ * there: 10.0 → 6.9 KB gzip, all of it before the first answer. Export names stay (the page and
+ * api.js import them), and so does `__vramfit_rest_source`, which scripts/single-file calls from
+ * code it appends to the module. Without terser the module is left as it is. */
+async function minified(js) {
+  let terser;
+  try {
+    terser = require(path.resolve(__dirname, '../../.tools/node_modules/terser'));
+  } catch (_) {
+    console.warn('tools/split-wasm: no terser in .tools/ (scripts/setup installs it): the JS stays unminified');
+    return js;
+  }
+  const out = await terser.minify(js, {
+    module: true,
+    compress: { passes: 2 },
+    mangle: { reserved: ['__vramfit_rest_source'] },
+  });
+  if (!out.code || !out.code.includes('function __vramfit_rest_source')) fail('terser lost __vramfit_rest_source');
+  return out.code;
+}
+
+async function main() {
   const staging = process.env.TRUNK_STAGING_DIR;
   if (!staging) fail('TRUNK_STAGING_DIR is not set (this runs as a Trunk hook)');
   if (process.env.TRUNK_PROFILE !== 'release') return;
@@ -102,6 +123,7 @@ function main() {
     .replace(startAt, `${startAt}\n    __vramfit_rest_schedule();`)
     .replace(loadedAt, `${loadedAt}\n    await __vramfit_rest_before_start(instance);`)
     + runtime.replace('/* REST_FIRST */ []', JSON.stringify(REST_FIRST));
+  js = await minified(js);
 
   const digest = sha('sha256', Buffer.concat([Buffer.from(js), primary, rest])).toString('hex').slice(0, 16);
   const out = `vramfit-web-${digest}`;
@@ -136,4 +158,4 @@ function rehash(htmlPath, files) {
   fs.writeFileSync(htmlPath, html);
 }
 
-main();
+main().catch((e) => fail(e.stack || String(e)));
