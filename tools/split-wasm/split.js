@@ -18,6 +18,7 @@ const os = require('os');
 const { execFileSync } = require('child_process');
 const { functionNames, normalise, binaryenName } = require('./wasm-names');
 const { REST_FIRST } = require('./profile');
+const { minifyStyles } = require('../minify-style');
 
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types'];
@@ -158,4 +159,11 @@ function rehash(htmlPath, files) {
   fs.writeFileSync(htmlPath, html);
 }
 
-main().catch((e) => fail(e.stack || String(e)));
+main()
+  .then(() => {
+    const staging = process.env.TRUNK_STAGING_DIR;
+    const htmlPath = path.join(staging, 'index.html');
+    const app = staging && fs.readdirSync(staging).some((n) => /^vramfit-web-[0-9a-f]{16}\.js$/.test(n));
+    if (process.env.TRUNK_PROFILE === 'release' && app) minifyStyles(htmlPath);
+  })
+  .catch((e) => fail(e.stack || String(e)));
