@@ -56,6 +56,12 @@ for (const query of ['', '?lang=de', '?lang=pl', '?embed=1&model=llama-3.1-8b-in
     const mounted = await page.evaluate(() => performance.getEntriesByName('vramfit:mounted', 'mark')[0].startTime);
     expect(rest.at).toBeGreaterThan(mounted);
     expect(files.map((n) => n.replace(/^vramfit-web-[0-9a-f]+/, ''))).toEqual(['_bg.wasm', '_rest.wasm']);
+    if (!query.includes('embed')) {
+      // What the first answer does not show is built once the rest is in (later.rs).
+      await expect(page.getByTestId('file-input')).toBeAttached();
+      await expect(page.locator('.guidance')).toBeVisible();
+      await expect(page.locator('.guidance pre').first()).toContainText('torch');
+    }
   });
 }
 
@@ -87,6 +93,8 @@ test('an input before the rest has arrived loads it on demand and the answer fol
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect.poll(() => restRequests).toBe(1);
   expect(await restMark(page)).toBeNull();
+  // What the first answer does not show waits for the rest (later.rs).
+  await expect(page.locator('.guidance')).toHaveCount(0);
   // Training runs code the first answer did not.
   await page.getByTestId('workload-train').check();
   await expect(page.getByTestId('verdict')).toContainText('GiB');
@@ -94,6 +102,7 @@ test('an input before the rest has arrived loads it on demand and the answer fol
   expect(rest && rest.how).toBe('on-demand');
   expect(restRequests).toBe(2);
   await expect(page.getByTestId('components')).toContainText(/optimizer|Optimizer/);
+  await expect(page.locator('.guidance')).toBeVisible();
   release();
   // The late background copy changes nothing: the page keeps answering.
   await page.waitForTimeout(200);

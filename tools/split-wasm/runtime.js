@@ -17,7 +17,19 @@
 // - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "before start") says
 //   when and how.
 // This text is appended to wasm-bindgen's JS module by tools/split-wasm/split.js.
-const __vramfit_rest = { source: null, early: null, done: false, started: false };
+const __vramfit_rest = { source: null, early: null, done: false, started: false, after: [] };
+
+/** The app builds what a first answer does not show once the rest is in (vramfit-web's
+ * `later.rs`): `callback` runs then, or at once if it is in already. A background load that
+ * failed runs them too: building those parts loads the rest on demand, which reports a failure. */
+globalThis.__vramfit_after_rest = (callback) => {
+    if (__vramfit_rest.done) queueMicrotask(callback);
+    else __vramfit_rest.after.push(callback);
+};
+
+function __vramfit_rest_settled() {
+    for (const callback of __vramfit_rest.after.splice(0)) queueMicrotask(callback);
+}
 
 /** The query keys of the views whose first answer runs code of the rest (profile.js). */
 const __vramfit_rest_first = /* REST_FIRST */ [];
@@ -76,6 +88,7 @@ function __vramfit_rest_instantiate(module, how, primary = wasm) {
     new WebAssembly.Instance(module, { primary });
     __vramfit_rest.done = true;
     __vramfit_rest_mark(how);
+    __vramfit_rest_settled();
 }
 
 function __vramfit_rest_bytes_sync(source) {
@@ -126,12 +139,26 @@ async function __vramfit_rest_background() {
     } catch (e) {
         // Left to the on-demand path, which reports its own failure if it fails too.
         console.warn('vramfit: loading the rest of the code in the background failed:', e);
+        __vramfit_rest_settled();
     }
 }
 
+/** Whether the app has built its page: index.html's "computing…" frame (#boot) is gone (the app
+ * drops it once mounted, or at once when the page loaded only the API; a page of someone else's
+ * has none). Before that the app may be waiting for its language's texts, which the rest would
+ * compete with for the link. */
+function __vramfit_rest_mounted() {
+    return typeof document === 'undefined' || document.getElementById('boot') === null;
+}
+
 /** Called once the app has started: the background load, when the main thread is next idle
- * (after the first answer's frame), or in a second at the latest. */
-function __vramfit_rest_schedule() {
+ * after the page is built (the first answer's frame), or a second after that at the latest; 10 s
+ * after start whatever happened (a page that loaded only the API builds nothing). */
+function __vramfit_rest_schedule(waited = 0) {
+    if (!__vramfit_rest_mounted() && waited < 10000) {
+        setTimeout(() => __vramfit_rest_schedule(waited + 50), 50);
+        return;
+    }
     if (typeof requestIdleCallback === 'function') requestIdleCallback(__vramfit_rest_background);
     else if (typeof requestAnimationFrame === 'function') {
         requestAnimationFrame(() => setTimeout(__vramfit_rest_background, 0));

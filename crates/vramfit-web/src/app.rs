@@ -13,7 +13,7 @@ use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;
 use crate::result::Answer;
 use crate::text::t;
-use crate::{lang as lang_data, panic_panel, url};
+use crate::{lang as lang_data, later, panic_panel, url};
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
 use vramfit_core::Estimate;
@@ -78,6 +78,7 @@ pub fn App() -> impl IntoView {
     // The measuring section stays built while a language model is on screen (see `measure_view`).
     let has_model =
         Memo::new(move |_| last_good.with(|g| g.as_ref().is_some_and(|(_, e)| e.model.is_some())));
+    let settled = later::settled();
     let pasted = RwSignal::new(String::new());
     let tab = RwSignal::new(0u8);
     let copied = RwSignal::new(false);
@@ -129,15 +130,18 @@ pub fn App() -> impl IntoView {
                         {move || last_good.get().map(|(_, e)| view! { <Answer e=e l=l /> })}
                     </section>
                 </main>
-                <div class="guidance">
-                    {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
-                        <Checklist s=s e=e l=l />
-                    })}
-                    {move || has_model.get().then(|| view! {
-                        <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
-                    })}
-                    <Faq l=l />
-                </div>
+                // Below the answer: built once the rest of the code is in (`later`).
+                <Show when=move || settled.get()>
+                    <div class="guidance">
+                        {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
+                            <Checklist s=s e=e l=l />
+                        })}
+                        {move || has_model.get().then(|| view! {
+                            <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
+                        })}
+                        <Faq l=l />
+                    </div>
+                </Show>
                 <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>
             }
         }}

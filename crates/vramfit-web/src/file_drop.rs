@@ -90,6 +90,7 @@ pub fn FileDrop(
     l: Locale,
 ) -> impl IntoView {
     let state = RwSignal::new(State::Idle);
+    let settled = crate::later::settled();
     let start = move |files: Vec<web_sys::File>| {
         if files.is_empty() {
             return;
@@ -136,15 +137,18 @@ pub fn FileDrop(
     view! {
         <details class="file-drop" data-testid="file-drop">
             <summary>{t(l, Key::FileDropTitle)}</summary>
-            <label class="file-drop-zone"
-                on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
-                on:drop=on_drop>
-                <span>{t(l, Key::FileDropPrompt)}</span>
-                <input type="file" data-testid="file-input" multiple=true
-                    accept=".safetensors,.gguf,.json" on:change=on_pick />
-            </label>
-            <p class="file-drop-privacy">{t(l, Key::FileDropPrivacy)}</p>
-            {body}
+            // Closed at first: its inside is built once the rest of the code is in (`later`).
+            <Show when=move || settled.get()>
+                <label class="file-drop-zone"
+                    on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+                    on:drop=on_drop>
+                    <span>{t(l, Key::FileDropPrompt)}</span>
+                    <input type="file" data-testid="file-input" multiple=true
+                        accept=".safetensors,.gguf,.json" on:change=on_pick />
+                </label>
+                <p class="file-drop-privacy">{t(l, Key::FileDropPrivacy)}</p>
+                {body}
+            </Show>
         </details>
     }
 }

@@ -11,7 +11,8 @@
 //! - [`form`] — every field as text and the conversion to a `Scenario`; [`inputs`] — the input
 //!   half of the page; [`result`], [`chart`], [`fixes_view`], [`guidance`], [`measure_view`] —
 //!   the answer half;
-//! - [`lang`] — fetching a language's texts; [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
+//! - [`later`] — what is built once the rest of the split wasm is in; [`lang`] — fetching a
+//!   language's texts; [`url`] — the query string; [`panic_panel`] — a panic as a visible error panel;
 //! - [`app`] — the page layout and the state flow (form → scenario → estimate → view);
 //! - [`embed`] — the `?embed=1` widget and the snippet panel; [`js_api`] — `window.vramfit`;
 //!   [`offline`] — registers the service worker; [`file_drop`] — safetensors / GGUF headers read
@@ -34,6 +35,7 @@ pub mod guidance;
 pub mod inputs;
 pub mod js_api;
 pub mod lang;
+pub mod later;
 pub mod markup;
 pub mod measure_view;
 pub mod numbers;
