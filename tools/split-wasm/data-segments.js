@@ -1,0 +1,141 @@
+//! Merges a wasm module's active data segments that lie close together (tools/split-wasm).
+//!
+//! wasm-opt's memory packing cuts the data into ≈ 1,000 segments around every run of zeros, which
+//! saves raw bytes; but each segment costs a header (its offset and size, ≈ 7 bytes that gzip
+//! barely compresses), while the zeros it cuts out cost almost nothing once gzipped. Segments
+//! closer than `maxGap` bytes are joined here, the gap written as zeros: the memory the module
+//! starts with is the same (a fresh memory is zero, and the segments do not overlap).
+//!
+//! Only a module whose segments are all active, at constant offsets into memory 0, is changed.
+'use strict';
+
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = bytes[at++];
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (b < 0x80) return [value, at];
+  }
+}
+
+function uleb(value) {
+  const out = [];
+  do {
+    let b = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) b |= 0x80;
+    out.push(b);
+  } while (value > 0);
+  return Buffer.from(out);
+}
+
+/** `i32.const value` as a signed LEB128 (offsets below 2^31). */
+function sleb(value) {
+  const out = [];
+  for (;;) {
+    const b = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && (b & 0x40) === 0) || (value === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return Buffer.from(out);
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** Reads the data section at [at, end): [{ offset, bytes }] or null when a segment is not
+ * `active, memory 0, i32.const offset`. */
+function readSegments(bytes, at, end) {
+  let n;
+  [n, at] = leb(bytes, at);
+  const segments = [];
+  for (let i = 0; i < n; i++) {
+    let flags;
+    [flags, at] = leb(bytes, at);
+    if (flags !== 0 || bytes[at] !== 0x41) return null;
+    // i32.const's operand is a signed LEB; offsets here are below 2^31, so its bits read the same.
+    let offset;
+    [offset, at] = leb(bytes, at + 1);
+    if (offset >= 2 ** 31 || bytes[at] !== 0x0b) return null;
+    let size;
+    [size, at] = leb(bytes, at + 1);
+    segments.push({ offset, bytes: bytes.subarray(at, at + size) });
+    at += size;
+  }
+  return at === end ? segments : null;
+}
+
+/** The module with its close data segments merged (`maxGap` bytes of zeros at most between
+ * two joined segments), and the data count section updated. Unchanged if it has nothing to merge
+ * or segments of another kind. */
+function mergeDataSegments(bytes, maxGap) {
+  const sections = [];
+  let at = 8;
+  while (at < bytes.length) {
+    const start = at;
+    const id = bytes[at++];
+    let size;
+    [size, at] = leb(bytes, at);
+    sections.push({ id, start, body: at, end: at + size });
+    at += size;
+  }
+  const data = sections.find((s) => s.id === 11);
+  if (!data) return bytes;
+  const segments = readSegments(bytes, data.body, data.end);
+  if (!segments || segments.length < 2) return bytes;
+  segments.sort((a, b) => a.offset - b.offset);
+  const merged = [];
+  for (const s of segments) {
+    const last = merged[merged.length - 1];
+    const lastEnd = last ? last.offset + last.size : -1;
+    if (last && s.offset < lastEnd) return bytes; // overlapping: leave the module alone
+    if (last && s.offset - lastEnd <= maxGap) {
+      last.parts.push({ at: s.offset - last.offset, bytes: s.bytes });
+      last.size = s.offset + s.bytes.length - last.offset;
+    } else {
+      merged.push({ offset: s.offset, size: s.bytes.length, parts: [{ at: 0, bytes: s.bytes }] });
+    }
+  }
+  const body = [uleb(merged.length)];
+  for (const m of merged) {
+    const content = Buffer.alloc(m.size);
+    for (const p of m.parts) Buffer.from(p.bytes).copy(content, p.at);
+    body.push(Buffer.from([0x00, 0x41]), sleb(m.offset), Buffer.from([0x0b]), uleb(m.size), content);
+  }
+  const dataBody = Buffer.concat(body);
+  const out = [bytes.subarray(0, 8)];
+  for (const s of sections) {
+    if (s.id === 11) out.push(Buffer.from([11]), uleb(dataBody.length), dataBody);
+    else if (s.id === 12) {
+      const count = uleb(merged.length);
+      out.push(Buffer.from([12]), uleb(count.length), count);
+    } else out.push(bytes.subarray(s.start, s.end));
+  }
+  return Buffer.concat(out);
+}
+
+/** The memory a module's active data segments write, as one buffer from the lowest offset (for
+ * checking that a merge changed nothing); null if the segments are not all active. */
+function initialMemory(bytes) {
+  let at = 8;
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    let size;
+    [size, at] = leb(bytes, at);
+    if (id === 11) {
+      const segments = readSegments(bytes, at, at + size);
+      if (!segments) return null;
+      const lo = Math.min(...segments.map((s) => s.offset));
+      const hi = Math.max(...segments.map((s) => s.offset + s.bytes.length));
+      const memory = Buffer.alloc(hi - lo);
+      for (const s of segments) Buffer.from(s.bytes).copy(memory, s.offset - lo);
+      return memory;
+    }
+    at += size;
+  }
+  return Buffer.alloc(0);
+}
+
+module.exports = { mergeDataSegments, initialMemory };
