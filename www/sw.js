@@ -42,7 +42,7 @@ function assets(html) {
 
 /** A content hash in the file name (`name-0123456789abcdef.ext`, `…_bg.wasm`, `…_rest.wasm`). */
 function hashed(url) {
-  return /-[0-9a-f]{16}(_bg|_rest)?\.[a-z]+$/.test(url.pathname);
+  return /-[0-9a-f]{1,16}(_bg|_rest)?\.[a-z]+$/.test(url.pathname);
 }
 
 /** Caches the version `html` describes (unless already complete) and deletes the others. */

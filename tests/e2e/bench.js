@@ -244,7 +244,7 @@ async function inputToPaint(page) {
   for (const a of apps) {
     for (const f of files(a.dir).sort()) {
       const buf = fs.readFileSync(path.join(a.dir, f));
-      const name = f.replace(/-[0-9a-f]{16}(_bg|_rest)?\./, '$1.');
+      const name = f.replace(/-[0-9a-f]{1,16}(_bg|_rest)?\./, '$1.');
       lines.push(`| ${a.label} | ${name} | ${kb(buf.length)} | ${kb(zlib.gzipSync(buf, { level: 9 }).length)} | ${kb(brotli(path.join(a.dir, f)))} |`);
     }
   }

@@ -34,8 +34,8 @@ const restMark = (page) => page.evaluate(() => {
 
 test('the build is split: a primary module and the rest, both named in index.html', async () => {
   const files = fs.readdirSync(DIST);
-  const primary = files.filter((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
-  const rest = files.filter((n) => /^vramfit-web-[0-9a-f]{16}_rest\.wasm$/.test(n));
+  const primary = files.filter((n) => /^vramfit-web-[0-9a-f]{1,16}_bg\.wasm$/.test(n));
+  const rest = files.filter((n) => /^vramfit-web-[0-9a-f]{1,16}_rest\.wasm$/.test(n));
   expect(primary).toHaveLength(1);
   expect(rest).toEqual([primary[0].replace('_bg.wasm', '_rest.wasm')]);
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');

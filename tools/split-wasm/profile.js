@@ -39,7 +39,7 @@ async function main() {
   console.log(`building the whole app with function names into ${dist}`);
   execFileSync('bash', ['-c', `source scripts/env.sh && VRAMFIT_SPLIT=names web_release_build --dist "${dist}"`],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const wasmName = fs.readdirSync(dist).find((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
+  const wasmName = fs.readdirSync(dist).find((n) => /^vramfit-web-[0-9a-f]{1,16}_bg\.wasm$/.test(n));
   const { names } = functionNames(fs.readFileSync(path.join(dist, wasmName)));
 
   const server = await serveDist({ roots: { '/': dist }, gzip: true });

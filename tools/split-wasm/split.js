@@ -69,7 +69,8 @@ async function main() {
   const staging = process.env.TRUNK_STAGING_DIR;
   if (!staging) fail('TRUNK_STAGING_DIR is not set (this runs as a Trunk hook)');
   if (process.env.TRUNK_PROFILE !== 'release') return;
-  const wasmName = fs.readdirSync(staging).find((n) => /^vramfit-web-[0-9a-f]{16}_bg\.wasm$/.test(n));
+  // Trunk's file hash is a u64 in hex without leading zeros: 1–16 digits.
+  const wasmName = fs.readdirSync(staging).find((n) => /^vramfit-web-[0-9a-f]{1,16}_bg\.wasm$/.test(n));
   if (!wasmName) return; // another page (tools/bench-counter)
   const stem = wasmName.replace(/_bg\.wasm$/, '');
   const wasmPath = path.join(staging, wasmName);
@@ -169,7 +170,7 @@ main()
   .then(() => {
     const staging = process.env.TRUNK_STAGING_DIR;
     const htmlPath = path.join(staging, 'index.html');
-    const app = staging && fs.readdirSync(staging).some((n) => /^vramfit-web-[0-9a-f]{16}\.js$/.test(n));
+    const app = staging && fs.readdirSync(staging).some((n) => /^vramfit-web-[0-9a-f]{1,16}\.js$/.test(n));
     if (process.env.TRUNK_PROFILE === 'release' && app) minifyStyles(htmlPath);
   })
   .catch((e) => fail(e.stack || String(e)));
