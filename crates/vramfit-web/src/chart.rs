@@ -18,8 +18,7 @@ const PAD_B: f64 = 34.0;
 const PAD_T: f64 = 10.0;
 const PAD_R: f64 = 10.0;
 
-/// The chart, built once the rest of the code is in (`later`): it is the last thing in its box,
-/// and on a phone below the fold.
+/// The chart.
 #[component]
 pub fn CurveChart(
     /// Curve points (log-spaced on the axis).
@@ -35,23 +34,6 @@ pub fn CurveChart(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let settled = crate::later::settled();
-    move || {
-        settled
-            .get()
-            .then(|| chart(&points, capacity, usable, max_context, axis, l))
-    }
-}
-
-/// The chart's figure (see [`CurveChart`] for the arguments).
-fn chart(
-    points: &[CurvePoint],
-    capacity: u64,
-    usable: u64,
-    max_context: Option<u64>,
-    axis: CurveAxis,
-    l: Locale,
-) -> AnyView {
     let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
         return ().into_any();
     };

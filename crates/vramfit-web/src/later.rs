@@ -1,8 +1,6 @@
 //! Parts of the page that are built once the rest of the app's code is in (issue 15): what a
-//! first answer does not need on screen at once — the sections below the answer (acceptance
-//! test, measuring, questions), the end of the answer (the limits' chart, the recommendation, the
-//! rules of thumb; below the fold on a phone, the bottom of the answer column on a desktop) and
-//! the inside of closed panels (reading your own files). Their code then lives in
+//! first answer does not show — the sections below the answer (acceptance test, measuring,
+//! questions) and the inside of closed panels (reading your own files). Their code then lives in
 //! the rest module of the split wasm (tools/split-wasm), not in the primary one the first answer
 //! waits for.
 //!

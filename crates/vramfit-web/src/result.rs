@@ -19,20 +19,14 @@ pub fn Answer(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    // Below the limits (and, on a phone, below the fold): built once the rest of the code is in
-    // (`later`), like the limits' chart.
-    let settled = crate::later::settled();
-    let below = e.clone();
     view! {
         <Headline e=e.clone() l=l />
         <EngineReport e=e.clone() l=l />
         <Warnings e=e.clone() l=l />
         <LimitsView e=e.clone() l=l />
         <GenerationLimits e=e.clone() l=l />
-        <Show when=move || settled.get()>
-            <Recommendation e=below.clone() l=l />
-            {below.model.is_some().then(|| view! { <RulesOfThumb e=below.clone() l=l /> })}
-        </Show>
+        <Recommendation e=e.clone() l=l />
+        {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
     }
 }
 
