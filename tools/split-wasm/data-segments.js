@@ -8,17 +8,7 @@
 //!
 //! Only a module whose segments are all active, at constant offsets into memory 0, is changed.
 'use strict';
-
-function leb(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const b = bytes[at++];
-    value += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (b < 0x80) return [value, at];
-  }
-}
+const { leb } = require('./wasm-names');
 
 function uleb(value) {
   const out = [];

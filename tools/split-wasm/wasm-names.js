@@ -103,4 +103,4 @@ function binaryenName(name) {
   return out;
 }
 
-module.exports = { functionNames, normalise, binaryenName };
+module.exports = { functionNames, normalise, binaryenName, leb };
