@@ -167,3 +167,13 @@ test('the embed example page (docs/embed-example.html, copied into dist/) shows 
   await expect(frames.nth(1).getByTestId('embed-inputs')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('embed-example.png'), fullPage: true });
 });
+
+test('a widget without lang= opens in the browser language, its texts fetched before it is built', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  await page.goto(`${APP}?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090`);
+  await expect(page.getByTestId('verdict')).toContainText('Passt auf 1 × NVIDIA GeForce RTX 4090');
+  await expect(page.getByTestId('verdict')).toContainText(',');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await context.close();
+});
