@@ -1,9 +1,9 @@
 //! Entry point of the web app: install the panic panel and `window.vramfit`, then mount the full
 //! app or, with `?embed=1`, the widget (nothing when a page loaded only the API) in the page's
 //! language (fetched first when it is not English), drop the static placeholder, and register the
-//! service worker. Two User Timing marks, `vramfit:main` (the wasm
-//! starts) and `vramfit:mounted` (the page is built and in the document), let `scripts/bench`
-//! split the time to a first answer into download and compile, build, and paint.
+//! service worker. Two User Timing marks, `vramfit:main` (the wasm starts) and `vramfit:mounted`
+//! (the page is built and in the document), let `scripts/bench` split the time to a first answer
+//! into download and compile, build, and paint.
 fn main() {
     mark("vramfit:main");
     vramfit_web::panic_panel::install();
@@ -15,8 +15,8 @@ fn main() {
     let pairs = vramfit_web::url::read_pairs();
     let embed = vramfit_web::embed::requested(&pairs);
     // The page opens in its language: a language other than English is fetched before the first
-    // render (English if the fetch fails or takes over 4 s), so the first answer is not English for one round trip
-    // and then rebuilt in the language. The static "computing…" frame stays up meanwhile.
+    // render (English if the fetch fails or takes over 4 s), so the first answer is not built in
+    // English and rebuilt a round trip later. The static "computing…" frame stays up meanwhile.
     let l = vramfit_web::lang::requested(&pairs);
     // Leptos's executor starts with the first mount: run this future on the browser's.
     wasm_bindgen_futures::spawn_local(async move {
