@@ -35,6 +35,21 @@ function sleb(value) {
   }
 }
 
+/** The module's sections: [{ id, start (its id byte), body, end }]. */
+function sections(bytes) {
+  const out = [];
+  let at = 8;
+  while (at < bytes.length) {
+    const start = at;
+    const id = bytes[at++];
+    let size;
+    [size, at] = leb(bytes, at);
+    out.push({ id, start, body: at, end: at + size });
+    at += size;
+  }
+  return out;
+}
+
 /** Reads the data section at [at, end): [{ offset, bytes }] or null when a segment is not
  * `active, memory 0, i32.const offset`. */
 function readSegments(bytes, at, end) {
@@ -61,17 +76,8 @@ function readSegments(bytes, at, end) {
  * two joined segments), and the data count section updated. Unchanged if it has nothing to merge
  * or segments of another kind. */
 function mergeDataSegments(bytes, maxGap) {
-  const sections = [];
-  let at = 8;
-  while (at < bytes.length) {
-    const start = at;
-    const id = bytes[at++];
-    let size;
-    [size, at] = leb(bytes, at);
-    sections.push({ id, start, body: at, end: at + size });
-    at += size;
-  }
-  const data = sections.find((s) => s.id === 11);
+  const all = sections(bytes);
+  const data = all.find((s) => s.id === 11);
   if (!data) return bytes;
   const segments = readSegments(bytes, data.body, data.end);
   if (!segments || segments.length < 2) return bytes;
@@ -96,7 +102,7 @@ function mergeDataSegments(bytes, maxGap) {
   }
   const dataBody = Buffer.concat(body);
   const out = [bytes.subarray(0, 8)];
-  for (const s of sections) {
+  for (const s of all) {
     if (s.id === 11) out.push(Buffer.from([11]), uleb(dataBody.length), dataBody);
     else if (s.id === 12) {
       const count = uleb(merged.length);
@@ -109,23 +115,15 @@ function mergeDataSegments(bytes, maxGap) {
 /** The memory a module's active data segments write, as one buffer from the lowest offset (for
  * checking that a merge changed nothing); null if the segments are not all active. */
 function initialMemory(bytes) {
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    let size;
-    [size, at] = leb(bytes, at);
-    if (id === 11) {
-      const segments = readSegments(bytes, at, at + size);
-      if (!segments) return null;
-      const lo = Math.min(...segments.map((s) => s.offset));
-      const hi = Math.max(...segments.map((s) => s.offset + s.bytes.length));
-      const memory = Buffer.alloc(hi - lo);
-      for (const s of segments) Buffer.from(s.bytes).copy(memory, s.offset - lo);
-      return memory;
-    }
-    at += size;
-  }
-  return Buffer.alloc(0);
+  const data = sections(bytes).find((s) => s.id === 11);
+  if (!data) return Buffer.alloc(0);
+  const segments = readSegments(bytes, data.body, data.end);
+  if (!segments) return null;
+  const lo = Math.min(...segments.map((s) => s.offset));
+  const hi = Math.max(...segments.map((s) => s.offset + s.bytes.length));
+  const memory = Buffer.alloc(hi - lo);
+  for (const s of segments) Buffer.from(s.bytes).copy(memory, s.offset - lo);
+  return memory;
 }
 
 module.exports = { mergeDataSegments, initialMemory };
