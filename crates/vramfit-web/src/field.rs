@@ -48,13 +48,17 @@ pub enum Problem {
 
 /// A whole number as typed (spaces and thousands separators `_`, `,`, `'` allowed). A `k` or `M`
 /// suffix multiplies by 1,024 or 1,048,576, as context lengths are named ("32k" = 32,768 tokens,
-/// "128K" = 131,072, "1M" = 1,048,576); a decimal before the suffix is allowed ("1.5k" = 1,536).
+/// "128K" = 131,072, "1M" = 1,048,576); a decimal before the suffix is allowed ("1.5k" = 1,536,
+/// and "1,5k" with a decimal comma). A comma is a thousands separator only where it groups three
+/// digits ("8,192"); otherwise a single comma is a decimal comma, so "1,5" is not a whole number
+/// (it was read as 15).
 pub fn parse_whole(text: &str) -> Result<u32, Problem> {
-    let cleaned: String = text
+    let spaced: String = text
         .trim()
         .chars()
-        .filter(|c| !matches!(c, ' ' | '_' | ',' | '\'' | '\u{a0}'))
+        .filter(|c| !matches!(c, ' ' | '_' | '\'' | '\u{a0}'))
         .collect();
+    let cleaned = decimal_comma_or_grouping(&spaced);
     if cleaned.is_empty() {
         return Err(Problem::Empty);
     }
@@ -87,6 +91,25 @@ pub fn parse_whole(text: &str) -> Result<u32, Problem> {
     }
 }
 
+/// `text` without its thousands commas when each comma is followed by exactly three digits
+/// ("8,192", "1,048,576"); with its one comma as a decimal point otherwise ("1,5k" → "1.5k");
+/// as it is when it has several commas that do not group (then it is not a number).
+fn decimal_comma_or_grouping(text: &str) -> String {
+    let groups: Vec<&str> = text.split(',').collect();
+    let grouping = groups[1..].iter().enumerate().all(|(i, g)| {
+        let digits = g.chars().take_while(char::is_ascii_digit).count();
+        // The last group may go on with a decimal part or a suffix ("1,024.5k", "1,024k").
+        digits == 3 && (i == groups.len() - 2 || g.len() == 3)
+    });
+    if grouping {
+        groups.concat()
+    } else if groups.len() == 2 && !text.contains('.') {
+        text.replacen(',', ".", 1)
+    } else {
+        text.to_string()
+    }
+}
+
 /// A decimal number as typed (a decimal comma is accepted).
 pub fn parse_decimal(text: &str) -> Result<f64, Problem> {
     let t = text.trim().replace(',', ".");
@@ -109,6 +132,14 @@ mod tests {
         assert_eq!(parse_whole("1M"), Ok(1_048_576));
         assert_eq!(parse_whole("1.5k"), Ok(1_536));
         assert_eq!(parse_whole("8,192"), Ok(8_192));
+        assert_eq!(parse_whole("1,048,576"), Ok(1_048_576));
+        assert_eq!(parse_whole("1,024k"), Ok(1_048_576));
+        // A decimal comma, as German, French, Italian, Spanish, Polish and Slovenian write it.
+        assert_eq!(parse_whole("1,5k"), Ok(1_536));
+        assert_eq!(parse_whole("1,5"), Err(Problem::NotWholeNumber));
+        assert_eq!(parse_whole("8,19"), Err(Problem::NotWholeNumber));
+        assert_eq!(parse_whole("1,5,6"), Err(Problem::NotWholeNumber));
+        assert_eq!(parse_whole("1,2.5k"), Err(Problem::NotWholeNumber));
         assert_eq!(parse_whole("0.3k"), Err(Problem::NotWholeNumber));
         assert_eq!(parse_whole("k"), Err(Problem::NotWholeNumber));
         assert_eq!(parse_whole("99999999M"), Ok(u32::MAX));
