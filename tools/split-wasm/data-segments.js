@@ -94,20 +94,35 @@ function mergeDataSegments(bytes, maxGap) {
       merged.push({ offset: s.offset, size: s.bytes.length, parts: [{ at: 0, bytes: s.bytes }] });
     }
   }
-  const body = [uleb(merged.length)];
-  for (const m of merged) {
+  return writeDataSection(bytes, merged.map((m) => {
     const content = Buffer.alloc(m.size);
     for (const p of m.parts) Buffer.from(p.bytes).copy(content, p.at);
-    body.push(Buffer.from([0x00, 0x41]), sleb(m.offset), Buffer.from([0x0b]), uleb(m.size), content);
+    return { offset: m.offset, bytes: content };
+  }));
+}
+
+/** The module with its data section replaced by active segments [{ offset, bytes }] into memory
+ * 0 (placed after the code section when it had none), and its data count section, if it has one,
+ * updated. */
+function writeDataSection(bytes, segments) {
+  const body = [uleb(segments.length)];
+  for (const s of segments) {
+    body.push(Buffer.from([0x00, 0x41]), sleb(s.offset), Buffer.from([0x0b]), uleb(s.bytes.length), Buffer.from(s.bytes));
   }
   const dataBody = Buffer.concat(body);
+  const data = Buffer.concat([Buffer.from([11]), uleb(dataBody.length), dataBody]);
+  const all = sections(bytes);
+  const hasData = all.some((s) => s.id === 11);
   const out = [bytes.subarray(0, 8)];
   for (const s of all) {
-    if (s.id === 11) out.push(Buffer.from([11]), uleb(dataBody.length), dataBody);
+    if (s.id === 11) out.push(data);
     else if (s.id === 12) {
-      const count = uleb(merged.length);
+      const count = uleb(segments.length);
       out.push(Buffer.from([12]), uleb(count.length), count);
-    } else out.push(bytes.subarray(s.start, s.end));
+    } else {
+      out.push(bytes.subarray(s.start, s.end));
+      if (s.id === 10 && !hasData) out.push(data);
+    }
   }
   return Buffer.concat(out);
 }
@@ -126,4 +141,20 @@ function initialMemory(bytes) {
   return memory;
 }
 
-module.exports = { mergeDataSegments, initialMemory };
+/** The module without the linker's custom sections (`linking`, `reloc.*`: the app's wasm is
+ * linked with `--emit-relocs` for cold-data.js, and after wasm-bindgen and wasm-opt they are
+ * stale). */
+function withoutLinkerSections(bytes) {
+  const out = [bytes.subarray(0, 8)];
+  for (const s of sections(bytes)) {
+    if (s.id === 0) {
+      const [len, at] = leb(bytes, s.body);
+      const name = bytes.subarray(at, at + len).toString();
+      if (name === 'linking' || name.startsWith('reloc.')) continue;
+    }
+    out.push(bytes.subarray(s.start, s.end));
+  }
+  return Buffer.concat(out);
+}
+
+module.exports = { mergeDataSegments, initialMemory, sections, readSegments, writeDataSection, withoutLinkerSections };

@@ -19,7 +19,8 @@ const { execFileSync } = require('child_process');
 const { functionNames, normalise, binaryenName } = require('./wasm-names');
 const { REST_FIRST } = require('./profile');
 const { minifyStyles } = require('../minify-style');
-const { mergeDataSegments, initialMemory } = require('./data-segments');
+const { mergeDataSegments, initialMemory, withoutLinkerSections } = require('./data-segments');
+const { moveColdData } = require('./cold-data');
 
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types'];
@@ -87,6 +88,7 @@ async function main() {
   if (whole) {
     console.warn(`tools/split-wasm: the app's wasm stays whole: ${whole}`);
     execFileSync('wasm-opt', [...FEATURES, '--strip-debug', wasmPath, '-o', wasmPath]);
+    fs.writeFileSync(wasmPath, withoutLinkerSections(fs.readFileSync(wasmPath)));
     rehash(htmlPath, [wasmPath]);
     return;
   }
@@ -111,10 +113,23 @@ async function main() {
   const restTmp = path.join(tmp, 'rest.wasm');
   execFileSync('wasm-split', [...FEATURES, '--keep-funcs', `@${keepFile}`, '--export-prefix=%',
     '-o1', primaryTmp, '-o2', restTmp, wasmPath], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const primary = mergeDataSegments(fs.readFileSync(primaryTmp), MAX_DATA_GAP);
-  const before = initialMemory(fs.readFileSync(primaryTmp));
+  // The data only the rest reads moves into the rest (cold-data.js); the linker's map says where
+  // each piece of data is (scripts/env.sh sets VRAMFIT_LINK_MAP, crates/vramfit-web/build.rs).
+  const linkMap = process.env.VRAMFIT_LINK_MAP;
+  const cold = moveColdData({
+    primary: fs.readFileSync(primaryTmp),
+    rest: fs.readFileSync(restTmp),
+    primaryPath: primaryTmp,
+    original: bytes,
+    mapPath: linkMap,
+    linked: linkMap && linkMap.replace(/\.map$/, '.wasm'),
+    features: FEATURES,
+  });
+  if (!cold.moved) console.warn(`tools/split-wasm: all the data stays in the primary module: ${cold.why}`);
+  const primary = withoutLinkerSections(mergeDataSegments(cold.primary, MAX_DATA_GAP));
+  const before = initialMemory(cold.primary);
   if (before && !before.equals(initialMemory(primary))) fail('merging data segments changed the initial memory');
-  const rest = fs.readFileSync(restTmp);
+  const rest = withoutLinkerSections(cold.rest);
   fs.rmSync(tmp, { recursive: true });
 
   // wasm-bindgen's module: the placeholders among the imports, the background load once started.
@@ -152,7 +167,7 @@ async function main() {
   const missing = wanted.size - found.size;
   console.log(`tools/split-wasm: kept ${keep.length} of ${defined} functions `
     + `(${found.size} of keep.txt's ${wanted.size} names found${missing ? `; ${missing} gone: rerun tools/split-wasm/profile.js` : ''}); `
-    + `primary ${kb(primary)}, rest ${kb(rest)}`);
+    + `primary ${kb(primary)}, rest ${kb(rest)}; ${(cold.moved / 1024).toFixed(0)} KiB of data moved to the rest`);
 }
 
 /** Rewrites the `integrity` of index.html's links to these files. */
