@@ -12,11 +12,12 @@
 //! instantiated, and every function that can read a cold piece lives in the rest, so it runs only
 //! once the rest is there (a placeholder called earlier loads the rest first: runtime.js).
 //!
-//! A constant in the code also counts for the pieces just around it: one past a piece's end (an
-//! end pointer) keeps the piece before it hot, and a constant up to `REACH` bytes before a piece (a
-//! base LLVM folds an index's offset into) keeps the pieces it reaches hot. A pointer in the data
-//! counts only for the piece it points into: the linker wrote it, a piece's address plus an offset
-//! within the piece.
+//! Addresses outside the piece they are for: LLVM names some pieces by a base below them
+//! (`piece − 56` for an index that starts at 1) or an end past them (`piece + size + 51`); in this
+//! app's link 71 of 7,410 code relocations do. The linker keeps its relocations in the linked wasm
+//! (`--emit-relocs`), so each such address counts for the piece it was written for. A constant
+//! that wasm-opt may have folded later is covered by `REACH`: a constant in the code that does not
+//! start a piece keeps every piece within 64 bytes of it hot (the strays LLVM wrote are within 56).
 //!
 //! Nothing moves (the build says why) unless the map is the one the linker wrote for this wasm:
 //! written in the same link as the linked wasm beside it, whose memory is byte for byte this
@@ -30,7 +31,7 @@ const { execFileSync } = require('child_process');
 const { sections, readSegments, writeDataSection, initialMemory } = require('./data-segments');
 const { leb } = require('./wasm-names');
 
-/** Bytes before a piece that a constant may point at and still reach it. */
+/** Bytes around a constant in the code (one that does not start a piece) whose pieces stay hot. */
 const REACH = 64;
 /** Rest segments are joined across at most this many bytes of read-only data (rewritten with the
  * bytes already there): fewer segment headers. */
@@ -306,6 +307,15 @@ function moveColdData({ primary, rest, primaryPath, original, mapPath, linked, f
     if (last && last.section === '.rodata' && c.section === '.rodata' && c.start - last.end <= MAX_JOIN) last.end = c.end;
     else restRanges.push({ ...c });
   }
+
+  // Rewriting is harmless only for read-only bytes: no range of the rest may cover a hot piece
+  // of mutable data.
+  pieces.forEach((p, i) => {
+    if (!hot[i] || p.section === '.rodata') return;
+    if (restRanges.some((r) => r.start < p.addr + p.size && p.addr < r.end)) {
+      throw new Error(`cold-data.js: the rest would rewrite ${p.name}, mutable and hot`);
+    }
+  });
 
   // The primary: its memory with the cold ranges zeroed (a fresh memory is zero), as segments
   // split around them.
