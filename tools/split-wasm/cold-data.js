@@ -29,7 +29,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { sections, readSegments, writeDataSection, initialMemory } = require('./data-segments');
-const { leb } = require('./wasm-names');
+const { leb, functionNames } = require('./wasm-names');
 
 /** Bytes around a constant in the code (one that does not start a piece) whose pieces stay hot. */
 const REACH = 64;
@@ -193,23 +193,6 @@ function sameMemory(a, b) {
   return true;
 }
 
-/** Whether the module imports a memory. */
-function importsMemory(bytes) {
-  const imports = sections(bytes).find((s) => s.id === 2);
-  if (!imports) return false;
-  let [n, at] = leb(bytes, imports.body);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 2; k++) { let len; [len, at] = leb(bytes, at); at += len; }
-    const kind = bytes[at++];
-    if (kind === 2) return true;
-    if (kind === 0) [, at] = leb(bytes, at);
-    else if (kind === 1) { at++; let flags; [flags, at] = leb(bytes, at); [, at] = leb(bytes, at); if (flags & 1) [, at] = leb(bytes, at); }
-    else if (kind === 3) at += 2;
-    else return false;
-  }
-  return false;
-}
-
 /** Which pieces are hot: named by `values` (within REACH), or pointed at by a hot piece. */
 function hotPieces(pieces, values, memory, base, stray) {
   const lo = pieces[0].addr;
@@ -279,7 +262,7 @@ function moveColdData({ primary, rest, primaryPath, original, mapPath, linked, f
   const base = Math.min(...segments.map((s) => s.offset));
   const before = initialMemory(primary);
   if (!before.equals(memory)) return keep('the split changed the data');
-  if (!importsMemory(rest)) return keep('the rest does not import the memory');
+  if (functionNames(rest).memoriesImported !== 1) return keep('the rest does not import the memory');
   const pieces = mapPieces(fs.readFileSync(mapPath, 'utf8'));
   if (pieces.length === 0) return keep('the linker map lists no data');
   const linkedBytes = fs.readFileSync(linked);

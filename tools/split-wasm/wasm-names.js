@@ -14,12 +14,14 @@ function leb(bytes, at) {
 }
 
 /** { imported: number of imported functions, defined: number of defined functions, tables: number
- *   of tables (imported and defined), names: Map(function index (imports first) → name) } */
+ *   of tables (imported and defined), memoriesImported: number of imported memories,
+ *   names: Map(function index (imports first) → name) } */
 function functionNames(bytes) {
   let at = 8;
   let imported = 0;
   let defined = 0;
   let tables = 0;
+  let memories = 0;
   const names = new Map();
   while (at < bytes.length) {
     const id = bytes[at++];
@@ -38,7 +40,7 @@ function functionNames(bytes) {
         let flags;
         if (kind === 0) { [, j] = leb(bytes, j); imported++; }
         else if (kind === 1) { tables++; j++; [flags, j] = leb(bytes, j); [, j] = leb(bytes, j); if (flags & 1) [, j] = leb(bytes, j); }
-        else if (kind === 2) { [flags, j] = leb(bytes, j); [, j] = leb(bytes, j); if (flags & 1) [, j] = leb(bytes, j); }
+        else if (kind === 2) { memories++; [flags, j] = leb(bytes, j); [, j] = leb(bytes, j); if (flags & 1) [, j] = leb(bytes, j); }
         else if (kind === 3) j += 2;
         else if (kind === 4) { j++; [, j] = leb(bytes, j); }
         else throw new Error(`import kind ${kind} not understood`);
@@ -79,7 +81,7 @@ function functionNames(bytes) {
     }
     at = end;
   }
-  return { imported, defined, tables, names };
+  return { imported, defined, tables, memoriesImported: memories, names };
 }
 
 /** A Rust symbol without what changes from build to build: crate disambiguators (`core[0a1b…]`),

@@ -1,13 +1,14 @@
 //! vramfit-i18n: every user-visible sentence in English, Italian, Polish, Slovenian, German, French
 //! and Spanish, with CLDR plural categories and locale number formatting.
 //!
-//! English is compiled in (`en.rs`, one exhaustive `match`: a key without English text does not
-//! compile). The six other languages are data files, `lang/<tag>.json`, read at run time: the web
-//! app fetches the one it needs ([`Locale::data_url`], [`Locale::install`]) so the wasm carries
-//! English only; with the default `bundled` feature (native builds: tests, tools) the files are
-//! compiled in and installed on first use. Until a language is installed its texts fall back to
-//! English. The tests check that every data file has every key, in order, with the placeholders of
-//! the English text and a form for each plural category the language uses.
+//! English is compiled in (`en.rs`, two tables, what a first answer shows and the rest, with a
+//! check that a key without English text, or with two, does not compile). The six other languages
+//! are data files, `lang/<tag>.json`, read at run time: the web app fetches the one it needs
+//! ([`Locale::data_url`], [`Locale::install`]) so the wasm carries English only; with the default
+//! `bundled` feature (native builds: tests, tools) the files are compiled in and installed on first
+//! use. Until a language is installed its texts fall back to English. The tests check that every
+//! data file has every key, in order, with the placeholders of the English text and a form for each
+//! plural category the language uses.
 //!
 //! Why not `leptos_i18n`: this crate costs no dependency, no build script and no ICU data in the
 //! wasm (measured in TOOLCHAIN.md: leptos_i18n with plurals and number formatting adds ≈ 100 KB
