@@ -2,7 +2,7 @@
 // ---- vramfit: the rest of the app's code (tools/split-wasm) ----------------------------------
 // The app's wasm is split in two by Binaryen's wasm-split: the primary module holds the functions
 // a first answer runs (tools/split-wasm/keep.txt), the rest module every other function. In the
-// primary, each function of the rest is a placeholder imported from `placeholder` under its table
+// primary, each function of the rest is a placeholder imported from `p` under its table
 // slot; instantiating the rest module (it imports the primary's memory, table and globals as
 // `primary`) writes the real functions over those slots.
 //
@@ -70,7 +70,7 @@ function __vramfit_rest_mark(how) {
 }
 
 function __vramfit_imports(imports) {
-    imports.placeholder = new Proxy({}, {
+    imports.p = new Proxy({}, {
         get(_, name) {
             const slot = Number(name);
             return function (...args) {

@@ -111,7 +111,7 @@ async function main() {
   fs.writeFileSync(keepFile, `${keep.join('\n')}\n`);
   const primaryTmp = path.join(tmp, 'primary.wasm');
   const restTmp = path.join(tmp, 'rest.wasm');
-  execFileSync('wasm-split', [...FEATURES, '--keep-funcs', `@${keepFile}`, '--export-prefix=%',
+  execFileSync('wasm-split', [...FEATURES, '--keep-funcs', `@${keepFile}`, '--export-prefix=%', '--placeholder-namespace=p',
     '-o1', primaryTmp, '-o2', restTmp, wasmPath], { stdio: ['ignore', 'ignore', 'inherit'] });
   // The data only the rest reads moves into the rest (cold-data.js); the linker's map says where
   // each piece of data is (scripts/env.sh sets VRAMFIT_LINK_MAP, crates/vramfit-web/build.rs).
