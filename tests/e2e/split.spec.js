@@ -123,7 +123,7 @@ test('a rest that cannot be loaded when it is needed shows the panic panel, not 
   await expect(page.locator('#panic-detail')).toContainText('rest of the app');
 });
 
-test('the data only the rest reads ships in the rest: the primary holds the first answer\'s texts, not the later ones, and no linker sections', async () => {
+test('the data only the rest reads ships in the rest: the primary holds the first answer\'s texts, not the later ones, short import names and no linker sections', async () => {
   const files = fs.readdirSync(DIST);
   const read = (re) => fs.readFileSync(path.join(DIST, files.find((n) => re.test(n))));
   const primary = read(/^vramfit-web-[0-9a-f]{1,16}_bg\.wasm$/);
@@ -134,6 +134,8 @@ test('the data only the rest reads ships in the rest: the primary holds the firs
   expect(primary.includes(tagline)).toBe(true);
   expect(primary.includes(faq)).toBe(false);
   expect(rest.includes(faq)).toBe(true);
+  // wasm-bindgen's imports under short names (short-imports.js): its module name and hashes are gone.
+  expect(/_bg\.js|__wbg_\w+_[0-9a-f]{16}/.test(primary.toString('latin1'))).toBe(false);
   for (const module of [primary, rest]) {
     expect(module.includes('reloc.CODE')).toBe(false);
     expect(module.includes(Buffer.from('\x07linking'))).toBe(false);

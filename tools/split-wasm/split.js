@@ -21,6 +21,7 @@ const { REST_FIRST } = require('./profile');
 const { minifyStyles } = require('../minify-style');
 const { mergeDataSegments, initialMemory, withoutLinkerSections } = require('./data-segments');
 const { moveColdData } = require('./cold-data');
+const { shortenImports } = require('./short-imports');
 
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types'];
@@ -126,7 +127,7 @@ async function main() {
     features: FEATURES,
   });
   if (!cold.moved) console.warn(`tools/split-wasm: all the data stays in the primary module: ${cold.why}`);
-  const primary = withoutLinkerSections(mergeDataSegments(cold.primary, MAX_DATA_GAP));
+  let primary = withoutLinkerSections(mergeDataSegments(cold.primary, MAX_DATA_GAP));
   const before = initialMemory(cold.primary);
   if (before && !before.equals(initialMemory(primary))) fail('merging data segments changed the initial memory');
   const rest = withoutLinkerSections(cold.rest);
@@ -146,6 +147,10 @@ async function main() {
     .replace(startAt, `${startAt}\n    __vramfit_rest_schedule();`)
     .replace(loadedAt, `${loadedAt}\n    await __vramfit_rest_before_start(instance);`)
     + runtime.replace('/* REST_FIRST */ []', JSON.stringify(REST_FIRST));
+  // Short names for wasm-bindgen's imports, in the primary and in the JS (short-imports.js).
+  const short = shortenImports(primary, js);
+  if (short.wasm) ({ wasm: primary, js } = short);
+  else console.warn(`tools/split-wasm: wasm-bindgen's imports keep their names: ${short.why}`);
   js = await minified(js);
 
   const digest = sha('sha256', Buffer.concat([Buffer.from(js), primary, rest])).toString('hex').slice(0, 16);
