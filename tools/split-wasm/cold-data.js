@@ -62,13 +62,22 @@ function mapPieces(text) {
 function constants(wasmPath, features) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-cold-'));
   const wat = path.join(tmp, 'primary.wat');
-  execFileSync('wasm-dis', [...features, wasmPath, '-o', wat], { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    execFileSync('wasm-dis', [...features, wasmPath, '-o', wat], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true });
+    return null;
+  }
   const text = fs.readFileSync(wat, 'utf8');
   fs.rmSync(tmp, { recursive: true });
   const values = new Set();
+  let read = 0;
+  let seen = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith(' (data ')) continue; // a segment's own offset
-    for (const m of line.matchAll(/i32\.const (-?\d+)|offset=(\d+)|i64\.const (-?\d+)/g)) {
+    seen += line.split(/i32\.const|i64\.const|offset=/).length - 1;
+    for (const m of line.matchAll(/i32\.const (-?\d+)\b|offset=(\d+)\b|i64\.const (-?\d+)\b/g)) {
+      read += 1;
       if (m[1] !== undefined) values.add(Number(m[1]) >>> 0);
       else if (m[2] !== undefined) values.add(Number(m[2]));
       else {
@@ -78,7 +87,9 @@ function constants(wasmPath, features) {
       }
     }
   }
-  return values;
+  // Every constant read as a decimal number, or none trusted (a wasm-dis that writes them
+  // otherwise would hide addresses).
+  return read === seen && read > 0 ? values : null;
 }
 
 /** The addresses the linked module's code names outside the piece they are for (LLVM's bases
@@ -261,14 +272,19 @@ function moveColdData({ primary, rest, primaryPath, original, mapPath, linked, f
   if (!segments || segments.length === 0) return keep('the primary\'s data segments are not all active');
   const base = Math.min(...segments.map((s) => s.offset));
   const before = initialMemory(primary);
-  if (!before.equals(memory)) return keep('the split changed the data');
+  const originalData = sections(original).find((s) => s.id === 11);
+  if (!originalData) return keep('the module has no data');
+  const originalBase = Math.min(...readSegments(original, originalData.body, originalData.end).map((s) => s.offset));
+  if (!before.equals(memory) || originalBase !== base) return keep('the split changed the data');
   if (functionNames(rest).memoriesImported !== 1) return keep('the rest does not import the memory');
   const pieces = mapPieces(fs.readFileSync(mapPath, 'utf8'));
   if (pieces.length === 0) return keep('the linker map lists no data');
   const linkedBytes = fs.readFileSync(linked);
   const stray = strayAddresses(linkedBytes);
   if (!stray) return keep('the linked wasm has no relocations (crates/vramfit-web/build.rs links with --emit-relocs)');
-  const hot = hotPieces(pieces, constants(primaryPath, features), memory, base, stray);
+  const values = constants(primaryPath, features);
+  if (!values) return keep('wasm-dis did not give every constant of the primary as a number');
+  const hot = hotPieces(pieces, values, memory, base, stray);
 
   // The cold pieces' bytes (within the memory the segments write), the touching ones joined.
   const cold = [];
