@@ -157,4 +157,6 @@ function withoutLinkerSections(bytes) {
   return Buffer.concat(out);
 }
 
-module.exports = { mergeDataSegments, initialMemory, sections, readSegments, writeDataSection, withoutLinkerSections };
+module.exports = {
+  mergeDataSegments, initialMemory, sections, readSegments, writeDataSection, withoutLinkerSections, uleb,
+};

@@ -9,22 +9,11 @@
 //! as a key there.
 'use strict';
 const { leb } = require('./wasm-names');
-const { sections } = require('./data-segments');
+const { sections, uleb } = require('./data-segments');
 
 /** The module wasm-bindgen imports its JS under (`./<name>_bg.js`), and the short one. */
 const BINDGEN_MODULE = /^\.\/[\w.-]+_bg\.js$/;
 const SHORT_MODULE = 'w';
-
-function uleb(value) {
-  const out = [];
-  do {
-    let b = value % 128;
-    value = Math.floor(value / 128);
-    if (value > 0) b |= 0x80;
-    out.push(b);
-  } while (value > 0);
-  return Buffer.from(out);
-}
 
 const name = (s) => Buffer.concat([uleb(Buffer.byteLength(s)), Buffer.from(s)]);
 
