@@ -4,13 +4,15 @@
 //! `wasm-split` splits functions, not data: every string and table stays in the primary module,
 //! though half of them only the rest's functions read. Here the linker's map
 //! (`crates/vramfit-web/build.rs`) says where each piece of data (a static, a string, a switch
-//! table) lies and how long it is. A piece is *hot* when the primary's code names an address in
-//! it (an `i32.const`, a load's or store's constant offset, either half of an `i64.const`, which
-//! is how LLVM stores a string's pointer and length at once), or when a hot piece holds such an
-//! address (a pointer in a table); every other piece is *cold*. The cold pieces' bytes leave the
-//! primary's data segments and become the rest's: an active segment is written when its module is
-//! instantiated, and every function that can read a cold piece lives in the rest, so it runs only
-//! once the rest is there (a placeholder called earlier loads the rest first: runtime.js).
+//! table) lies and how long it is: its input sections, the linker's unit, where the symbol table
+//! would cut some sections into symbols that share them (std's 1,552-byte `.rodata` holds 78). A
+//! piece is *hot* when the primary's code names an address in it (an `i32.const`, a load's or
+//! store's constant offset, either half of an `i64.const`, which is how LLVM stores a string's
+//! pointer and length at once), or when a hot piece holds such an address (a pointer in a table);
+//! every other piece is *cold*. The cold pieces' bytes leave the primary's data segments and become
+//! the rest's: an active segment is written when its module is instantiated, and every function
+//! that can read a cold piece lives in the rest, so it runs only once the rest is there (a
+//! placeholder called earlier loads the rest first: runtime.js).
 //!
 //! Addresses outside the piece they are for: LLVM names some pieces by a base below them
 //! (`piece − 56` for an index that starts at 1) or an end past them (`piece + size + 51`); in this

@@ -8,7 +8,7 @@
 //! object (`__wbg_get_imports`) with it. Nothing changes unless every import is found exactly once
 //! as a key there.
 'use strict';
-const { leb } = require('./wasm-names');
+const { importEntries } = require('./wasm-names');
 const { sections, uleb } = require('./data-segments');
 
 /** The module wasm-bindgen imports its JS under (`./<name>_bg.js`), and the short one. */
@@ -37,24 +37,10 @@ function shortenImports(wasm, js) {
   // Rewrite the import section, collecting the renames.
   const renames = new Map();
   let bindgen = null;
-  let [n, at] = leb(wasm, imports.body);
-  const body = [uleb(n)];
-  for (let i = 0; i < n; i++) {
-    const fields = [];
-    for (let k = 0; k < 2; k++) {
-      let len;
-      [len, at] = leb(wasm, at);
-      fields.push(wasm.subarray(at, at + len).toString());
-      at += len;
-    }
-    const descStart = at;
-    const kind = wasm[at++];
-    if (kind === 0) [, at] = leb(wasm, at);
-    else if (kind === 1) { at++; let flags; [flags, at] = leb(wasm, at); [, at] = leb(wasm, at); if (flags & 1) [, at] = leb(wasm, at); }
-    else if (kind === 2) { let flags; [flags, at] = leb(wasm, at); [, at] = leb(wasm, at); if (flags & 1) [, at] = leb(wasm, at); }
-    else if (kind === 3) at += 2;
-    else return { why: `import kind ${kind}` };
-    let [module, field] = fields;
+  const entries = importEntries(wasm, imports.body);
+  const body = [uleb(entries.length)];
+  for (const entry of entries) {
+    let { module, field } = entry;
     if (BINDGEN_MODULE.test(module)) {
       if (bindgen !== null && bindgen !== module) return { why: `imports from ${bindgen} and ${module}` };
       bindgen = module;
@@ -62,7 +48,7 @@ function shortenImports(wasm, js) {
       module = SHORT_MODULE;
       field = renames.get(field);
     }
-    body.push(name(module), name(field), wasm.subarray(descStart, at));
+    body.push(name(module), name(field), wasm.subarray(entry.descStart, entry.descEnd));
   }
   if (renames.size === 0) return { why: 'no imports from wasm-bindgen\'s JS' };
   // The JS: each name once, as a key of the import object (`        name: function`).

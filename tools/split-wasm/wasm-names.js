@@ -13,6 +13,36 @@ function leb(bytes, at) {
   }
 }
 
+/** The entries of an import section whose body starts at `at`: [{ module, field, kind, descStart,
+ * descEnd }], the description (kind byte and type) being bytes[descStart, descEnd). */
+function importEntries(bytes, at) {
+  const entries = [];
+  let n;
+  [n, at] = leb(bytes, at);
+  const string = () => {
+    let len;
+    [len, at] = leb(bytes, at);
+    const s = Buffer.from(bytes.subarray(at, at + len)).toString('utf8');
+    at += len;
+    return s;
+  };
+  for (let k = 0; k < n; k++) {
+    const module = string();
+    const field = string();
+    const descStart = at;
+    const kind = bytes[at++];
+    let flags;
+    if (kind === 0) [, at] = leb(bytes, at);
+    else if (kind === 1) { at++; [flags, at] = leb(bytes, at); [, at] = leb(bytes, at); if (flags & 1) [, at] = leb(bytes, at); }
+    else if (kind === 2) { [flags, at] = leb(bytes, at); [, at] = leb(bytes, at); if (flags & 1) [, at] = leb(bytes, at); }
+    else if (kind === 3) at += 2;
+    else if (kind === 4) { at++; [, at] = leb(bytes, at); }
+    else throw new Error(`import kind ${kind} not understood`);
+    entries.push({ module, field, kind, descStart, descEnd: at });
+  }
+  return entries;
+}
+
 /** { imported: number of imported functions, defined: number of defined functions, tables: number
  *   of tables (imported and defined), memoriesImported: number of imported memories,
  *   names: Map(function index (imports first) → name) } */
@@ -29,21 +59,10 @@ function functionNames(bytes) {
     [size, at] = leb(bytes, at);
     const end = at + size;
     if (id === 2) {
-      let n;
-      let j;
-      [n, j] = leb(bytes, at);
-      for (let k = 0; k < n; k++) {
-        let len;
-        [len, j] = leb(bytes, j); j += len; // module
-        [len, j] = leb(bytes, j); j += len; // name
-        const kind = bytes[j++];
-        let flags;
-        if (kind === 0) { [, j] = leb(bytes, j); imported++; }
-        else if (kind === 1) { tables++; j++; [flags, j] = leb(bytes, j); [, j] = leb(bytes, j); if (flags & 1) [, j] = leb(bytes, j); }
-        else if (kind === 2) { memories++; [flags, j] = leb(bytes, j); [, j] = leb(bytes, j); if (flags & 1) [, j] = leb(bytes, j); }
-        else if (kind === 3) j += 2;
-        else if (kind === 4) { j++; [, j] = leb(bytes, j); }
-        else throw new Error(`import kind ${kind} not understood`);
+      for (const { kind } of importEntries(bytes, at)) {
+        if (kind === 0) imported++;
+        else if (kind === 1) tables++;
+        else if (kind === 2) memories++;
       }
     } else if (id === 3) {
       [defined] = leb(bytes, at);
@@ -105,4 +124,4 @@ function binaryenName(name) {
   return out;
 }
 
-module.exports = { functionNames, normalise, binaryenName, leb };
+module.exports = { functionNames, importEntries, normalise, binaryenName, leb };
