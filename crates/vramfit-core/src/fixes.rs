@@ -23,7 +23,6 @@
 //! [`MAX_FIXES`] are returned. Work is bounded: a fixed number of candidates, each one estimate
 //! without its own fixes.
 
-use crate::catalog::GPUS;
 use crate::change::{Change, Fix};
 use crate::diffusion::{Offload, PipelinePartFormat};
 use crate::engine::Engine;
@@ -31,7 +30,10 @@ use crate::estimate::{prepare, user_plan, Estimate};
 use crate::format::WeightFormat;
 use crate::gguf::GgufPreset;
 use crate::kv_format::KvCacheFormat;
-use crate::plan::{engine_leaving_headroom, Plan, Split, Verdict, VerdictReason};
+use crate::plan::{
+    claimed_fraction, engine_leaving_headroom, with_claimed_fraction, Plan, Split, Verdict,
+    VerdictReason,
+};
 use crate::recommend::recommend;
 use crate::scenario::{Hardware, Scenario, Workload};
 use crate::training::{Checkpointing, Method, Optimizer, Sharding};
@@ -41,8 +43,8 @@ pub const MAX_FIXES: usize = 5;
 /// Most changes combined into one [`Change::Together`].
 pub const MAX_TOGETHER: usize = 4;
 
-/// The fraction of the card an engine is set to claim, when it says.
-fn claimed_fraction(engine: Option<&Engine>) -> Option<f64> {
+/// The fraction of the card an engine is set to claim, when the scenario says.
+fn set_fraction(engine: Option<&Engine>) -> Option<f64> {
     match engine? {
         Engine::Vllm(v) => Some(v.gpu_memory_utilization),
         Engine::Sglang(s) => s.mem_fraction_static,
@@ -97,7 +99,7 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
                 _ => {
                     let (tuned, plan) = plan_leaving_headroom(scenario.clone())?;
                     let fraction = (tuned.engine != scenario.engine)
-                        .then(|| claimed_fraction(tuned.engine.as_ref()))
+                        .then(|| set_fraction(tuned.engine.as_ref()))
                         .flatten();
                     (tuned, plan, fraction)
                 }
@@ -138,10 +140,20 @@ pub fn search(s: &Scenario, e: &Estimate) -> Vec<Fix> {
             fixes.push(fix);
         }
     }
-    // Stable: fitting fixes first, each group in the order the candidates were tried.
-    fixes.sort_by_key(|f| f.verdict != Verdict::Fits);
+    // Stable: fitting fixes first; within each group, changes of settings before changes of
+    // hardware (what costs the user nothing before what costs money), each in the order the
+    // candidates were tried.
+    fixes.sort_by_key(|f| (f.verdict != Verdict::Fits, changes_hardware(&f.change)));
     fixes.truncate(MAX_FIXES);
     fixes
+}
+
+/// Whether a change buys or rents other hardware.
+fn changes_hardware(c: &Change) -> bool {
+    matches!(
+        c,
+        Change::Gpus { .. } | Change::Card { .. } | Change::Zero3 { .. }
+    )
 }
 
 /// Whether a change alters how the workload runs (formats, offload, checkpointing, …) rather
@@ -167,7 +179,11 @@ fn changes_method(c: &Change) -> bool {
 /// RAM, sequential offload).
 fn cost_rank(c: &Change) -> u8 {
     match c {
-        Change::VaeTiling | Change::KvCache { .. } | Change::Checkpointing | Change::DropT5 => 0,
+        Change::VaeTiling
+        | Change::KvCache { .. }
+        | Change::Checkpointing
+        | Change::DropT5
+        | Change::EngineFraction { .. } => 0,
         Change::Offload {
             mode: Offload::Model,
         }
@@ -180,6 +196,26 @@ fn cost_rank(c: &Change) -> u8 {
     }
 }
 
+/// How far a plan is from fitting, comparable across changes of how it runs: first the stage
+/// (does not fit, eats into the headroom, holds fewer requests than asked, fits), then the amount
+/// within it (per-GPU bytes; bytes past the usable line; requests short, in hundredths). An
+/// engine that sizes its own pool claims the same bytes whatever changes, so its progress is the
+/// requests its pool holds, not its per-GPU total.
+fn shortfall(p: &Plan) -> (u8, u64) {
+    match p.reason {
+        VerdictReason::FitsWithHeadroom => (0, 0),
+        VerdictReason::ConcurrencyBelowSequences {
+            max_concurrency_centi,
+            sequences,
+        } => (
+            1,
+            (u64::from(sequences) * 100).saturating_sub(max_concurrency_centi),
+        ),
+        VerdictReason::IntoHeadroom => (2, p.per_gpu_bytes.saturating_sub(p.usable_bytes)),
+        _ => (3, p.per_gpu_bytes),
+    }
+}
+
 /// Changes to how the workload runs, applied one after the other (each step the candidate with
 /// the fewest per-GPU bytes), until the plan on the same cards fits; `None` when it never does
 /// within [`MAX_TOGETHER`] steps or one change already suffices.
@@ -188,13 +224,13 @@ fn together(s: &Scenario) -> Option<Fix> {
     let mut changes = Vec::new();
     for _ in 0..MAX_TOGETHER {
         let e = crate::estimate::estimate_without_fixes(&current).ok()?;
-        let now = e.plan.as_ref().map_or(u64::MAX, |p| p.per_gpu_bytes);
+        let now = e.plan.as_ref().map_or((u8::MAX, u64::MAX), shortfall);
         let (change, next, plan) = candidates(&current, &e)
             .into_iter()
-            .filter(|(c, _)| changes_method(c))
+            .filter(|(c, _)| changes_method(c) || matches!(c, Change::EngineFraction { .. }))
             .filter_map(|(c, next)| plan_of(&next).map(|p| (c, next, p)))
-            .filter(|(_, _, p)| p.per_gpu_bytes < now)
-            .min_by_key(|(c, _, p)| (cost_rank(c), p.per_gpu_bytes))?;
+            .filter(|(_, _, p)| shortfall(p) < now)
+            .min_by_key(|(c, _, p)| (cost_rank(c), shortfall(p)))?;
         changes.push(change);
         let (tuned, plan) = plan_leaving_headroom(next.clone()).unwrap_or((next, plan));
         current = tuned;
@@ -209,7 +245,7 @@ fn together(s: &Scenario) -> Option<Fix> {
                 gpu: plan.card.gpu,
                 count: plan.count,
                 engine_fraction: (current.engine != s.engine)
-                    .then(|| claimed_fraction(current.engine.as_ref()))
+                    .then(|| set_fraction(current.engine.as_ref()))
                     .flatten(),
                 scenario: current,
             });
@@ -240,18 +276,25 @@ fn candidates(s: &Scenario, e: &Estimate) -> Vec<(Change, Scenario)> {
 fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
     let plan = e.plan.as_ref();
     if let (Some(p), Some(engine)) = (plan, &s.engine) {
+        let tp = u64::from(if p.split == Split::TensorParallel {
+            p.count
+        } else {
+            1
+        });
         if p.reason == VerdictReason::IntoHeadroom {
-            let tp = u64::from(if p.split == Split::TensorParallel {
-                p.count
-            } else {
-                1
-            });
             if let Some((fraction, tuned)) = engine_leaving_headroom(engine, p, tp) {
                 out.push((
                     Change::EngineFraction { fraction },
                     with(s, |t| t.engine = Some(tuned)),
                 ));
             }
+        } else if let Some((fraction, tuned)) = largest_fraction(engine, p, e, tp) {
+            // The pool is short (or the claim is more than the card leaves): the largest fraction
+            // the limits allow, rounded down as users set it — the same figure the limits show.
+            out.push((
+                Change::EngineFraction { fraction },
+                with(s, |t| t.engine = Some(tuned)),
+            ));
         }
     }
     if let Some(l) = &e.limits {
@@ -325,6 +368,31 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
             ));
         }
     }
+}
+
+/// For an engine that sizes its own pool and is short of it (fewer requests than asked, or an
+/// engine that would not start for want of pool or free memory): the largest claimed fraction the
+/// limits allow, to a hundredth rounded down, when it differs from the one set.
+fn largest_fraction(engine: &Engine, p: &Plan, e: &Estimate, tp: u64) -> Option<(f64, Engine)> {
+    use crate::budget::StartFailure;
+    let short = matches!(
+        p.reason,
+        VerdictReason::ConcurrencyBelowSequences { .. }
+            | VerdictReason::EngineWillNotStart {
+                failure: StartFailure::BudgetExceedsFreeMemory
+                    | StartFailure::MaxModelLenTooLong { .. }
+                    | StartFailure::NoRoomForKvCache
+            }
+    );
+    if !short {
+        return None;
+    }
+    let max = e.limits.as_ref()?.utilization?.max;
+    let fraction = (max * 100.0 + 1e-9).floor() / 100.0;
+    let now = claimed_fraction(engine, p.card.capacity_bytes, tp)?;
+    ((fraction - now).abs() >= 0.005 && fraction >= 0.05)
+        .then(|| with_claimed_fraction(engine, fraction).map(|t| (fraction, t)))
+        .flatten()
 }
 
 /// The next smaller formats worth trying from `w` (at most two).
@@ -510,34 +578,42 @@ fn hardware(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
             .is_none()
     {
         let n = s.hardware.count;
-        if let Some(count) = [2u32, 4, 8].into_iter().find(|c| *c > n) {
-            let model_divides = e
-                .model
-                .as_ref()
-                .is_none_or(|m| m.arch.tensor_parallel_ok(count));
-            if model_divides {
-                out.push((
-                    Change::Gpus { count },
-                    with(s, |t| t.hardware.count = count),
-                ));
-            }
+        // The fewest more cards of this kind that hold it (not merely the next count: 70B in
+        // bf16 on one 24 GB card needs eight, and "two" would lead nowhere).
+        let more = [2u32, 4, 8]
+            .into_iter()
+            .filter(|c| *c > n)
+            .filter(|c| {
+                e.model
+                    .as_ref()
+                    .is_none_or(|m| m.arch.tensor_parallel_ok(*c))
+            })
+            .map(|count| (count, with(s, |t| t.hardware.count = count)))
+            .find(|(_, t)| plan_of(t).is_some_and(|p| p.verdict == Verdict::Fits));
+        if let Some((count, t)) = more {
+            out.push((Change::Gpus { count }, t));
         }
     }
-    let need = e.per_gpu_bytes;
-    let current = e.plan.as_ref().map_or(0, |p| p.card.capacity_bytes);
-    if let Some(bigger) = GPUS
+    // The card the search found for this very job (each catalog card evaluated, the engine's
+    // own rules included), alone or as its plan of several.
+    let current = e.plan.as_ref().and_then(|p| p.card.gpu);
+    let rec = &e.recommendation;
+    let found = rec
+        .single_cards
         .iter()
-        .filter(|g| g.capacity_bytes() > need.max(current))
-        .min_by_key(|g| g.capacity_bytes())
-    {
+        .find(|p| p.verdict == Verdict::Fits)
+        .or(rec.best.as_ref())
+        .filter(|p| p.card.gpu.is_some() && p.card.gpu != current);
+    if let Some((gpu, count)) = found.and_then(|p| p.card.gpu.map(|g| (g, p.count))) {
         out.push((
             Change::Card {
-                gpu: bigger.id.to_string(),
-                count: s.hardware.count,
+                gpu: gpu.to_string(),
+                count,
             },
             with(s, |t| {
-                t.hardware.gpu = Some(bigger.id.to_string());
+                t.hardware.gpu = Some(gpu.to_string());
                 t.hardware.gpu_memory_gib = None;
+                t.hardware.count = count;
             }),
         ));
     }

@@ -170,7 +170,7 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
         setup.fits(base.context_tokens, per_replica(s))
     })
     .map(per_replica);
-    let utilization = utilization_range(plan);
+    let utilization = utilization_range(plan, headroom);
     Limits {
         max_context_tokens,
         max_sequences,
@@ -179,8 +179,9 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
 }
 
 /// For a pre-allocating engine's plan: the fraction needed (everything inside the budget except
-/// the unused KV) and the fraction that still leaves the outside memory room.
-fn utilization_range(plan: &Plan) -> Option<UtilizationRange> {
+/// the unused KV) and the largest fraction that still leaves the outside memory room with its
+/// headroom ([`crate::plan::pool_usable_bytes`], the same line the verdict uses).
+fn utilization_range(plan: &Plan, headroom: u32) -> Option<UtilizationRange> {
     let kv = plan.kv?;
     let budget = kv.budget_bytes?;
     let cap = plan.card.capacity_bytes as f64;
@@ -191,7 +192,9 @@ fn utilization_range(plan: &Plan) -> Option<UtilizationRange> {
     let kv_needed = kv.kv_cache_bytes as f64
         * (f64::from(plan.sequences_per_replica) / kv.max_concurrency.max(1e-9)).min(1e9);
     let fixed = budget.saturating_sub(kv.kv_cache_bytes) as f64;
-    let max = ((cap - outside as f64) / cap).clamp(0.0, 1.0);
+    let room = crate::plan::pool_usable_bytes(plan.card.capacity_bytes, outside, headroom)
+        .saturating_sub(outside);
+    let max = (room as f64 / cap).clamp(0.0, 1.0);
     let min = (fixed + kv_needed) / cap;
     Some(UtilizationRange {
         min: (min <= max).then_some(min),

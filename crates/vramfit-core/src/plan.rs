@@ -6,10 +6,11 @@
 //!   exceed the card, or the per-GPU budget exceeds the card.
 //! - **Tight**: the budget fits the card but eats into the headroom — `per_gpu > capacity ×
 //!   (1 − headroom)` (the seeds' warning: 78 GB estimated on an 80 GB card will not work in
-//!   practice). Headroom means the same for every engine: for engines that claim their memory up
-//!   front (vLLM, SGLang) `per_gpu` is what they claim plus what sits outside their budget, so the
-//!   memory they leave unclaimed is held to the same headroom. Pre-allocating engines are also
-//!   tight when their KV cache holds fewer requests of the full context than the sequences asked.
+//!   practice). Engines that claim their memory up front (vLLM, SGLang) fill what they claim by
+//!   design, so for them the headroom is kept on what sits outside their pool
+//!   ([`pool_usable_bytes`]): the fraction they leave unclaimed is their own headroom. They are
+//!   also tight when their KV cache holds fewer requests of the full context than the sequences
+//!   asked.
 //! - **Fits** otherwise.
 
 use crate::budget::{BudgetInputs, Component, ComponentId, KvReport, StartFailure};
@@ -103,6 +104,23 @@ pub fn usable_bytes(capacity: u64, headroom_percent: u32) -> u64 {
     u64::try_from(u128::from(capacity) * keep / 100).unwrap_or(u64::MAX)
 }
 
+/// The most an engine that sizes its own pool may hold on a card, bytes: the card less the
+/// headroom kept on what the engine does **not** size itself (`outside`: the CUDA context, CUDA
+/// graphs, NCCL and kernel images that sit beside its claimed fraction), i.e.
+/// `capacity − ⌈outside × headroom / 100⌉`.
+///
+/// Why not the card's headroom, as for every other engine: vLLM and SGLang fill the fraction they
+/// claim with KV cache by design (`gpu_memory_utilization`, `mem_fraction_static`); what they leave
+/// unclaimed *is* their headroom, and their default is chosen so that it is. Had an estimate of
+/// weights or activations inside the fraction been low, the engine measures the real figure in its
+/// profile run and shrinks the pool — the request count falls, the start does not. What can still
+/// make a card run out is memory outside the pool, so the user's headroom applies to that: at
+/// vLLM's default 0.9 on a card that holds the model the answer is "fits", at 1.00 it is not.
+pub fn pool_usable_bytes(capacity: u64, outside: u64, headroom_percent: u32) -> u64 {
+    let keep = u128::from(outside) * u128::from(headroom_percent.min(100)) + 99;
+    capacity.saturating_sub(u64::try_from(keep / 100).unwrap_or(u64::MAX))
+}
+
 /// The reason for a per-GPU budget on a card: the one place a verdict is decided.
 pub fn judge(
     components: &[Component],
@@ -131,7 +149,7 @@ pub fn judge(
     if let Some(k) = kv.filter(|k| k.budget_bytes.is_some()) {
         if k.max_concurrency + 1e-9 < sequences as f64 {
             return VerdictReason::ConcurrencyBelowSequences {
-                max_concurrency_centi: (k.max_concurrency * 100.0).round() as u64,
+                max_concurrency_centi: k.max_concurrency_centi(),
                 sequences: u32::try_from(sequences).unwrap_or(u32::MAX),
             };
         }
@@ -156,29 +174,35 @@ pub fn engine_leaving_headroom(engine: &Engine, plan: &Plan, tp: u64) -> Option<
         let g = ((f - excess) * 100.0).floor() / 100.0;
         (g >= 0.05).then_some(g)
     };
+    let claimed = claimed_fraction(engine, capacity, tp)?;
+    let f = lower(claimed)?;
+    Some((f, with_claimed_fraction(engine, f)?))
+}
+
+/// The fraction of the card an engine claims for its pool (vLLM `gpu_memory_utilization`,
+/// SGLang `mem_fraction_static` or its default for the card); `None` for engines without one.
+pub fn claimed_fraction(engine: &Engine, capacity: u64, tp: u64) -> Option<f64> {
     match engine {
-        Engine::Vllm(v) => lower(v.gpu_memory_utilization).map(|f| {
-            (
-                f,
-                Engine::Vllm(crate::engine::vllm::Vllm {
-                    gpu_memory_utilization: f,
-                    ..v.clone()
-                }),
-            )
-        }),
-        Engine::Sglang(s) => lower(
+        Engine::Vllm(v) => Some(v.gpu_memory_utilization),
+        Engine::Sglang(s) => Some(
             s.mem_fraction_static
                 .unwrap_or_else(|| crate::engine::sglang::default_mem_fraction(capacity, tp)),
-        )
-        .map(|f| {
-            (
-                f,
-                Engine::Sglang(crate::engine::sglang::Sglang {
-                    mem_fraction_static: Some(f),
-                    ..s.clone()
-                }),
-            )
-        }),
+        ),
+        Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+    }
+}
+
+/// `engine` set to claim `fraction` of the card; `None` for engines that claim no fraction.
+pub fn with_claimed_fraction(engine: &Engine, fraction: f64) -> Option<Engine> {
+    match engine {
+        Engine::Vllm(v) => Some(Engine::Vllm(crate::engine::vllm::Vllm {
+            gpu_memory_utilization: fraction,
+            ..v.clone()
+        })),
+        Engine::Sglang(s) => Some(Engine::Sglang(crate::engine::sglang::Sglang {
+            mem_fraction_static: Some(fraction),
+            ..s.clone()
+        })),
         Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
     }
 }
@@ -274,7 +298,14 @@ impl Plan {
         };
         let eb = job.gpu_budget(&card);
         let per_gpu_bytes = crate::budget::total(&eb.components);
-        let usable_bytes = usable_bytes(card.capacity_bytes, headroom_percent);
+        let usable_bytes = match eb.report.and_then(|k| k.budget_bytes) {
+            Some(budget) => pool_usable_bytes(
+                card.capacity_bytes,
+                per_gpu_bytes.saturating_sub(budget),
+                headroom_percent,
+            ),
+            None => usable_bytes(card.capacity_bytes, headroom_percent),
+        };
         let reason = judge(
             &eb.components,
             eb.failure,

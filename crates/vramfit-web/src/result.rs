@@ -116,7 +116,7 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
                     <li data-testid="kv-gib">{f(l, Key::KvGib, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
                     {(k.state_bytes > 0).then(|| view! { <li data-testid="state-gib">{f(l, Key::StateGib, &[("gib", &gib(l, k.state_bytes))])}</li> })}
                     <li data-testid="kv-tokens">{f(l, Key::KvTokens, &[("tokens", &l.count(PluralKey::Tokens, k.kv_cache_tokens))])}</li>
-                    <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency, 2))])}</li>
+                    <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency_centi() as f64 / 100.0, 2))])}</li>
                     // vLLM's two figures for a hybrid model look contradictory side by side (its
                     // token count is per layer group, its concurrency counts the attention group).
                     {(k.state_bytes > 0 && k.max_concurrency * e.context_tokens as f64 > k.kv_cache_tokens as f64 * 1.05).then(|| view! {

@@ -68,6 +68,20 @@ pub struct KvReport {
     pub state_bytes: u64,
 }
 
+impl KvReport {
+    /// `max_concurrency` in hundredths, rounded **down**: a count of requests never rounds up to
+    /// one the cache cannot hold (6.996 requests read 6.99, as vLLM's own two decimals would
+    /// truncate them, never 7.00 beside "most sequences: 6").
+    pub fn max_concurrency_centi(&self) -> u64 {
+        let x = (self.max_concurrency * 100.0 + 1e-6).floor();
+        if x.is_finite() && x > 0.0 {
+            x as u64
+        } else {
+            0
+        }
+    }
+}
+
 fn is_zero(x: &u64) -> bool {
     *x == 0
 }
