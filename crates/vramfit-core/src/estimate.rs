@@ -17,7 +17,9 @@ use crate::kv_format::KvCacheFormat;
 use crate::limits::{Field, RangeError, DEFAULT_PREFILL_CHUNK_TOKENS};
 use crate::model::ModelArch;
 use crate::plan::{multi_gpu_split, Plan, Split, Verdict, VerdictReason};
-use crate::recommend::{recommend, Recommendation};
+use crate::price::Cost;
+use crate::recommend::{recommend, Market, Recommendation};
+use crate::speed::Speed;
 use crate::rules::{rules_of_thumb, RulesOfThumb};
 use crate::scenario::{ModelSource, Scenario, Workload};
 use crate::warning::Warning;
@@ -140,6 +142,12 @@ pub struct Estimate {
     pub fixes: Vec<crate::change::Fix>,
     /// The seeds' rules of thumb.
     pub rules_of_thumb: RulesOfThumb,
+    /// How fast the plan shown runs (`None`: a typed memory size, a custom workload, or no plan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
+    /// What the plan shown costs to rent (`None`: its card has no price).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
 
 /// Resolves a model source to its architecture (and catalog entry).
@@ -327,6 +335,15 @@ pub fn training_replay(
     Ok(Some(crate::training::replay::peak(t, &inputs, &card)))
 }
 
+/// How the scenario asks the recommendation to choose.
+pub fn market(scenario: &Scenario) -> Market<'_> {
+    Market {
+        by: scenario.recommend_by,
+        reach: scenario.recommend_from,
+        prices: &scenario.prices_usd_per_hour,
+    }
+}
+
 /// Points of the memory curve.
 pub const CURVE_POINTS: usize = 48;
 
@@ -335,7 +352,7 @@ pub const CURVE_POINTS: usize = 48;
 pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
     let prepared = prepare(scenario)?;
     let base = prepared.inputs(scenario);
-    let recommendation = recommend(&base, scenario.headroom_percent);
+    let recommendation = recommend(&base, scenario.headroom_percent, &market(scenario));
     let (chosen, split_warning) = user_plan(scenario, &prepared)?;
     let mut warnings: Vec<Warning> = split_warning.into_iter().collect();
     let plan = chosen.or_else(|| recommendation.best.clone());
@@ -402,7 +419,15 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             CurveAxis::ImageSide
         };
     }
+    let speed = plan
+        .as_ref()
+        .and_then(|p| crate::speed::of_plan(&base, p));
+    let cost = plan.as_ref().and_then(|p| {
+        crate::price::of_plan(p, speed.as_ref(), &scenario.prices_usd_per_hour)
+    });
     let mut estimate = Estimate {
+        speed,
+        cost,
         model: scenario.workload.needs_model().then(|| ModelSummary {
             id: prepared.entry.map(|m| m.id),
             name: prepared.entry.map(|m| m.name),

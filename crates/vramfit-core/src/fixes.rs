@@ -57,7 +57,14 @@ fn plan_of(s: &Scenario) -> Option<Plan> {
     let prepared = prepare(s).ok()?;
     match user_plan(s, &prepared).ok()? {
         (Some(plan), _) => Some(plan),
-        (None, _) => recommend(&prepared.inputs(s), s.headroom_percent).best,
+        (None, _) => {
+            recommend(
+                &prepared.inputs(s),
+                s.headroom_percent,
+                &crate::estimate::market(s),
+            )
+            .best
+        }
     }
 }
 

@@ -88,9 +88,12 @@ mod inverse;
 mod kv_format;
 mod model;
 mod plan;
+mod price;
 mod recommend;
 mod rules;
 mod scenario;
+mod speed;
+mod stack;
 mod training;
 mod warning;
 
@@ -116,18 +119,25 @@ pub use engine::llama_cpp::{compute_buffer_bytes, ComputeShape, GraphFamily, Lla
 pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
 pub use engine::transformers::Transformers;
 pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
-pub use engine::{Engine, Inference};
+pub use engine::{Engine, EngineKind, Inference};
 pub use training::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,
 };
 
 // The scenario, aggregating the workloads (layer 6).
-pub use scenario::{Hardware, ModelSource, Scenario, Workload, WorkloadKind, DEFAULT_MODEL};
+pub use scenario::{
+    Hardware, ModelSource, RecommendBy, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
+};
+// Which software runs on which card (layer 7).
+pub use stack::StackGap;
 
 // Plans and what evaluates many plans (layers 8–9): verdicts, the curve, warnings, fixes.
 pub use change::{Change, Fix};
 pub use inverse::{CurveAxis, CurvePoint};
 pub use plan::{Plan, Split, Verdict, VerdictReason};
+pub use price::{Cost, PriceSource};
+pub use recommend::{LeftOut, Offer, Recommendation};
+pub use speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};
 pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.

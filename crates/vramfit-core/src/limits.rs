@@ -103,6 +103,8 @@ pub enum Field {
     UnquantizedModules,
     /// `weights_bytes` (zero, or more than any checkpoint).
     WeightsBytes,
+    /// `prices_usd_per_hour` (a card not in the catalog, or a price outside 0 – 1000 $/h).
+    Price,
 }
 
 /// Why a field was rejected, with the accepted range.

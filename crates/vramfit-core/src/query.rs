@@ -15,6 +15,9 @@
 //! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
 //! | `unquantized` | `unquantized_modules` (compact JSON array) |
 //! | `weights_bytes` | `weights_bytes` (exact tensor bytes from the user's file headers) |
+//! | `prices` | `prices_usd_per_hour` (compact JSON, e.g. `{"l40s":0.79}`) |
+//! | `rank` | `recommend_by` (`price`, `cost_per_token`, `speed`) |
+//! | `from` | `recommend_from` (`cloud`, `marketplace`, `buy`) |
 //!
 //! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
 //! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
@@ -92,6 +95,18 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
             "unquantized",
             serde_json::to_string(&s.unquantized_modules).unwrap_or_default(),
         ));
+    }
+    if !s.prices_usd_per_hour.is_empty() {
+        out.push((
+            "prices",
+            serde_json::to_string(&s.prices_usd_per_hour).unwrap_or_default(),
+        ));
+    }
+    if s.recommend_by != crate::scenario::RecommendBy::Price {
+        out.push(("rank", s.recommend_by.id().to_string()));
+    }
+    if s.recommend_from != crate::scenario::DEFAULT_REACH {
+        out.push(("from", s.recommend_from.id().to_string()));
     }
     out
 }
@@ -227,6 +242,11 @@ fn fall_back(
                 s.version = fallback.version;
                 continue;
             }
+            Field::Price => (
+                "prices",
+                serde_json::to_string(&std::mem::take(&mut s.prices_usd_per_hour))
+                    .unwrap_or_default(),
+            ),
         };
         notes.push(QueryNote {
             param: param.to_string(),
@@ -258,6 +278,18 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             _ => false,
         },
         "weights" => set(&mut s.weights, WeightFormat::from_id(value)),
+        "prices" => set(
+            &mut s.prices_usd_per_hour,
+            serde_json::from_str::<std::collections::BTreeMap<String, f64>>(value).ok(),
+        ),
+        "rank" => set(
+            &mut s.recommend_by,
+            crate::scenario::RecommendBy::from_id(value),
+        ),
+        "from" => set(
+            &mut s.recommend_from,
+            crate::catalog::Availability::from_id(value),
+        ),
         "engine" => match serde_json::from_str::<crate::engine::Engine>(value) {
             Ok(e) if e.validate().is_empty() => {
                 s.engine = Some(e);

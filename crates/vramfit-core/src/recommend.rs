@@ -1,45 +1,113 @@
-//! Card recommendation: the smallest plan from the GPU catalog that holds the budget with headroom.
+//! Card recommendation: what a renter would rent for the job.
 //!
-//! 1. The smallest single card (by reported memory) whose verdict is "fits".
-//! 2. Otherwise a plan of 2, 4 or 8 identical cards — tensor parallel only for counts the model can
-//!    use (query heads divisible by the count, KV heads divisible or replicable: vLLM's rule), layer
-//!    split for llama.cpp and Transformers — choosing
-//!    the least total memory, then NVLink / xGMI over PCIe, then fewer cards. PCIe-only plans carry a
-//!    warning: every layer's all-reduce crosses PCIe.
-//!    Training with DDP is offered fully sharded (FSDP / ZeRO-3) instead, since replicated state
-//!    never shrinks with more cards.
-//! 3. For serving several independent sequences, replicas: `r` smaller cards each running a full copy
-//!    and `⌈sequences / r⌉` of the sequences — offered when it needs a smaller card than the plan above.
+//! 1. Every catalog card alone, with its verdict (`single_cards`: the chips around the fit line).
+//! 2. **Offers**: for each card the software stack runs on ([`crate::stack`]) and that can be had
+//!    the way the scenario allows (`recommend_from`: rented in clouds, on marketplaces, or
+//!    bought), the fewest cards of that kind that hold the job — alone, or 2, 4 or 8 in tensor
+//!    parallel (vLLM's head rule), layer split (llama.cpp, Transformers), fully sharded
+//!    (training that replicates its state as DDP is offered as FSDP / ZeRO-3) or as replicas for
+//!    independent sequences — each with its speed ([`crate::speed`]) and cost
+//!    ([`crate::price`]). They are ranked by `recommend_by`: dollars per hour (default), dollars
+//!    per million output tokens, or speed; ties go to fewer cards, NVLink / xGMI over PCIe, then
+//!    less memory. Plans without a price rank after those with one. The first is `best`.
+//! 3. Side by side, for the seeds' question "one bigger card or several smaller": the best
+//!    single-card offer, the best tensor-parallel offers over NVLink and over PCIe, and the best
+//!    replicas, each as ranked.
+//!
+//! When no card within reach holds the job, every card the software runs on is considered.
+//! Cards the software does not run on are listed in `left_out` with why.
 //!
 //! The seeds' point: two 24 GB cards are not one 48 GB card unless the software splits the model.
 
 use crate::budget::Card;
-use crate::catalog::GPUS;
+use crate::catalog::{Availability, Gpu, GPUS};
 use crate::dispatch::Job;
 use crate::plan::{multi_gpu_split, Plan, Split, Verdict};
-use crate::scenario::Workload;
+use crate::price::{self, Cost};
+use crate::scenario::{RecommendBy, Workload};
+use crate::speed::{self, Speed};
+use crate::stack::{self, StackGap};
 use crate::training::{Sharding, Train};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Tensor-parallel sizes tried.
 pub const TP_SIZES: [u32; 3] = [2, 4, 8];
 /// Most replicas offered.
 pub const MAX_REPLICAS: u32 = 8;
+/// Offers kept in [`Recommendation::alternatives`].
+pub const MAX_ALTERNATIVES: usize = 5;
+
+/// How the recommendation chooses.
+#[derive(Clone, Copy, Debug)]
+pub struct Market<'a> {
+    /// The ranking.
+    pub by: RecommendBy,
+    /// The widest way of getting a card considered.
+    pub reach: Availability,
+    /// The user's prices per card-hour.
+    pub prices: &'a BTreeMap<String, f64>,
+}
+
+/// A plan the recommendation offers, with its speed and cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Offer {
+    /// The plan.
+    #[serde(flatten)]
+    pub plan: Plan,
+    /// How fast it runs (`None` where the workload has no speed model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
+    /// What it costs to rent (`None` where the card has no price).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    /// Where its card can be had.
+    pub availability: Availability,
+}
+
+/// A catalog card the recommendation leaves out, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LeftOut {
+    /// Catalog id.
+    pub gpu: &'static str,
+    /// What in the scenario's software does not run on it.
+    pub gap: StackGap,
+}
 
 /// What vramfit recommends for a budget.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Recommendation {
-    /// The smallest single card, or else the smallest multi-GPU plan; `None` if nothing in the
-    /// catalog holds it.
+    /// The first offer as ranked; `None` if nothing in the catalog holds it.
     pub best: Option<Plan>,
     /// Replicas of a smaller card, when serving several sequences makes that possible.
     pub replicas: Option<Plan>,
     /// Every catalog card alone, smallest first, with its verdict.
     pub single_cards: Vec<Plan>,
+    /// The best offers as ranked (at most [`MAX_ALTERNATIVES`]), `best` first.
+    pub alternatives: Vec<Offer>,
+    /// One bigger card against several smaller ones: the best single-card offer, the best tensor
+    /// parallel offers over NVLink / xGMI and over PCIe, and the best replicas, where each exists.
+    pub side_by_side: Vec<Offer>,
+    /// The ranking used.
+    pub by: RecommendBy,
+    /// Cards the software stack does not run on.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// An offer for `plan`: its speed, cost and where its card is had.
+pub fn offer(base: &Job, plan: Plan, market: &Market, availability: Availability) -> Offer {
+    let speed = speed::of_plan(base, &plan);
+    let cost = price::of_plan(&plan, speed.as_ref(), market.prices);
+    Offer {
+        plan,
+        speed,
+        cost,
+        availability,
+    }
 }
 
 /// Recommends a plan for `base` with `headroom_percent` kept free.
-pub fn recommend(base: &Job, headroom_percent: u32) -> Recommendation {
+pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommendation {
     let single_cards: Vec<Plan> = GPUS
         .iter()
         .map(|g| {
@@ -52,26 +120,83 @@ pub fn recommend(base: &Job, headroom_percent: u32) -> Recommendation {
             )
         })
         .collect();
-    let best = single_cards
-        .iter()
-        .find(|p| p.verdict == Verdict::Fits)
-        .cloned()
-        .or_else(|| tensor_parallel_plan(base, headroom_percent));
+    let mut left_out = Vec::new();
+    let mut runnable: Vec<(&'static Gpu, &Plan)> = Vec::new();
+    for (g, p) in GPUS.iter().zip(&single_cards) {
+        match stack::check(g, base.workload, base.engine, base.weights) {
+            Ok(()) => runnable.push((g, p)),
+            Err(gap) => left_out.push(LeftOut { gpu: g.id, gap }),
+        }
+    }
+    let mut offers = offers(base, headroom_percent, market, &runnable, true);
+    if offers.is_empty() {
+        offers = offers_any(base, headroom_percent, market, &runnable);
+    }
+    rank(&mut offers, market.by);
+    let best = offers.first().map(|o| o.plan.clone());
     let replicas = replica_plan(base, headroom_percent).filter(|r| match &best {
         Some(b) => r.card.capacity_bytes < b.card.capacity_bytes,
         None => true,
     });
+    let side_by_side = side_by_side(&offers);
+    offers.truncate(MAX_ALTERNATIVES);
     Recommendation {
         best,
         replicas,
         single_cards,
+        alternatives: offers,
+        side_by_side,
+        by: market.by,
+        left_out,
     }
 }
 
-fn tensor_parallel_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
-    let mut plans: Vec<Plan> = Vec::new();
-    // Training that replicates its state (DDP) gains nothing from more cards: the plan offered is
-    // the same run fully sharded (FSDP / ZeRO-3), which is what makes several cards hold it.
+fn offers_any(
+    base: &Job,
+    headroom_percent: u32,
+    market: &Market,
+    runnable: &[(&'static Gpu, &Plan)],
+) -> Vec<Offer> {
+    offers(base, headroom_percent, market, runnable, false)
+}
+
+/// For each runnable card (within reach when `within_reach`), the fewest cards of its kind that
+/// hold the job, in each way they can share it.
+fn offers(
+    base: &Job,
+    headroom_percent: u32,
+    market: &Market,
+    runnable: &[(&'static Gpu, &Plan)],
+    within_reach: bool,
+) -> Vec<Offer> {
+    let mut out = Vec::new();
+    for (g, single) in runnable {
+        let availability = crate::catalog::market(g.id).map_or(Availability::Buy, |m| m.availability);
+        if within_reach && availability > market.reach {
+            continue;
+        }
+        if single.verdict == Verdict::Fits {
+            out.push(offer(base, (*single).clone(), market, availability));
+            continue;
+        }
+        let card = Card::from_catalog(g);
+        out.extend(
+            multi_card_plan(base, card, headroom_percent)
+                .map(|p| offer(base, p, market, availability)),
+        );
+        if base.sequences > 1 && matches!(base.workload, Workload::Inference(_)) {
+            let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
+            let replicas = (2..=max_r)
+                .map(|r| Plan::evaluate_for_search(base, card, r, Split::Replicas, headroom_percent))
+                .find(|p| p.verdict == Verdict::Fits);
+            out.extend(replicas.map(|p| offer(base, p, market, availability)));
+        }
+    }
+    out
+}
+
+/// The fewest cards of one kind (2, 4 or 8) that hold the job split as the engine splits it.
+fn multi_card_plan(base: &Job, card: Card, headroom_percent: u32) -> Option<Plan> {
     let sharded;
     let mut inputs = *base;
     let mut sharded_split = None;
@@ -86,32 +211,64 @@ fn tensor_parallel_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
         }
     }
     let base = &inputs;
-    for n in TP_SIZES {
-        let Some(split) = multi_gpu_split(base.arch, base.engine, base.workload, n) else {
-            continue;
-        };
+    let whole = base.footprint.get(1).0;
+    TP_SIZES.into_iter().find_map(|n| {
+        let split = multi_gpu_split(base.arch, base.engine, base.workload, n)?;
         let split = sharded_split.unwrap_or(split);
         if split == Split::Replicas {
-            // Copies of the whole job on more cards never lower the memory per card.
-            continue;
+            return None;
         }
-        plans.extend(
-            GPUS.iter()
-                .map(|g| {
-                    Plan::evaluate_for_search(
-                        base,
-                        Card::from_catalog(g),
-                        n,
-                        split,
-                        headroom_percent,
-                    )
-                })
-                .filter(|p| p.verdict == Verdict::Fits),
-        );
+        // Weights alone past the cards' memory: no need to evaluate.
+        if whole / u64::from(n) > card.capacity_bytes {
+            return None;
+        }
+        let p = Plan::evaluate_for_search(base, card, n, split, headroom_percent);
+        (p.verdict == Verdict::Fits).then_some(p)
+    })
+}
+
+/// Sorts offers best first by `by`.
+fn rank(offers: &mut [Offer], by: RecommendBy) {
+    let key = |o: &Offer| -> (u8, f64) {
+        match by {
+            RecommendBy::Price => o.cost.map_or((1, 0.0), |c| (0, c.usd_per_hour)),
+            RecommendBy::CostPerToken => o
+                .cost
+                .and_then(|c| c.usd_per_million_output_tokens)
+                .map_or((1, 0.0), |c| (0, c)),
+            RecommendBy::Speed => o.speed.map_or((1, 0.0), |s| (0, -speed_score(&s))),
+        }
+    };
+    offers.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0)
+            .then(ka.1.total_cmp(&kb.1))
+            .then(a.plan.count.cmp(&b.plan.count))
+            .then(a.plan.card.pcie_only.cmp(&b.plan.card.pcie_only))
+            .then(a.plan.total_capacity().cmp(&b.plan.total_capacity()))
+    });
+}
+
+/// Higher is faster: decode tokens/s per request, training tokens/s, items per second.
+fn speed_score(s: &Speed) -> f64 {
+    match s {
+        Speed::Serving(x) => x.decode_tokens_per_s,
+        Speed::Training(x) => x.tokens_per_s,
+        Speed::Generation(x) => 1.0 / x.seconds_per_item.max(1e-12),
     }
-    plans
-        .into_iter()
-        .min_by_key(|p| (p.total_capacity(), p.card.pcie_only, p.count))
+}
+
+fn side_by_side(ranked: &[Offer]) -> Vec<Offer> {
+    let first = |f: &dyn Fn(&Offer) -> bool| ranked.iter().find(|o| f(o)).cloned();
+    [
+        first(&|o| o.plan.count == 1),
+        first(&|o| o.plan.split == Split::TensorParallel && !o.plan.card.pcie_only),
+        first(&|o| o.plan.split == Split::TensorParallel && o.plan.card.pcie_only),
+        first(&|o| o.plan.split == Split::Replicas),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn replica_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {

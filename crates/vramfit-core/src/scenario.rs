@@ -20,7 +20,9 @@ use crate::engine::Inference;
 use crate::format::WeightFormat;
 use crate::kv_format::KvCacheFormat;
 use crate::training::Train;
+use crate::catalog::Availability;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 use crate::limits::{
     check_range, Field, RangeError, DEFAULT_HEADROOM_PERCENT, MAX_GPUS, MAX_HEADROOM_PERCENT,
@@ -68,7 +70,75 @@ pub struct Scenario {
     /// Serving engine and its settings; absent: an engine-neutral estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
+    /// The user's own price per GPU-hour for catalog cards (card id → US dollars), over the
+    /// reference table's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prices_usd_per_hour: BTreeMap<String, f64>,
+    /// How the recommendation ranks the plans that fit (default: price per hour).
+    #[serde(default, skip_serializing_if = "RecommendBy::is_default")]
+    pub recommend_by: RecommendBy,
+    /// The widest way of getting a card the recommendation considers: `cloud`, `marketplace`
+    /// (default: what can be rented) or `buy` (everything).
+    #[serde(default = "default_reach", skip_serializing_if = "is_default_reach")]
+    pub recommend_from: Availability,
 }
+
+/// How the recommendation ranks the plans that fit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecommendBy {
+    /// Dollars per hour, lowest first.
+    #[default]
+    Price,
+    /// Dollars per million output tokens, lowest first.
+    CostPerToken,
+    /// Decode tokens per second per request (training: tokens per second; generation: seconds
+    /// per item), fastest first.
+    Speed,
+}
+
+impl RecommendBy {
+    /// Every ranking, in the order the UI offers them.
+    pub const ALL: [RecommendBy; 3] = [
+        RecommendBy::Price,
+        RecommendBy::CostPerToken,
+        RecommendBy::Speed,
+    ];
+
+    /// The stable id (`price`, `cost_per_token`, `speed`).
+    pub fn id(self) -> &'static str {
+        match self {
+            RecommendBy::Price => "price",
+            RecommendBy::CostPerToken => "cost_per_token",
+            RecommendBy::Speed => "speed",
+        }
+    }
+
+    /// The ranking whose [`RecommendBy::id`] is `id`.
+    pub fn from_id(id: &str) -> Option<RecommendBy> {
+        RecommendBy::ALL.into_iter().find(|r| r.id() == id)
+    }
+
+    fn is_default(&self) -> bool {
+        *self == RecommendBy::default()
+    }
+}
+
+/// The default reach of the recommendation: cards that can be rented.
+pub const DEFAULT_REACH: Availability = Availability::Marketplace;
+
+fn default_reach() -> Availability {
+    DEFAULT_REACH
+}
+
+fn is_default_reach(a: &Availability) -> bool {
+    *a == DEFAULT_REACH
+}
+
+/// Most user prices a scenario carries.
+pub const MAX_USER_PRICES: usize = 256;
+/// Highest user price per GPU-hour accepted, US dollars.
+pub const MAX_USER_PRICE: f64 = 1000.0;
 
 fn default_weights() -> WeightFormat {
     WeightFormat::Bf16
@@ -253,6 +323,9 @@ impl Scenario {
             hardware: Hardware::default_one(),
             headroom_percent: DEFAULT_HEADROOM_PERCENT,
             engine: None,
+            prices_usd_per_hour: BTreeMap::new(),
+            recommend_by: RecommendBy::Price,
+            recommend_from: DEFAULT_REACH,
         }
     }
 
@@ -301,6 +374,19 @@ impl Scenario {
             f64::from(MAX_HEADROOM_PERCENT),
         );
         errs.extend(generation);
+        let bad_price = self.prices_usd_per_hour.len() > MAX_USER_PRICES
+            || self.prices_usd_per_hour.iter().any(|(id, p)| {
+                crate::catalog::gpu(id).is_none() || !(0.0..=MAX_USER_PRICE).contains(p)
+            });
+        if bad_price {
+            errs.push((
+                Field::Price,
+                crate::limits::RangeError::Between {
+                    min: 0.0,
+                    max: MAX_USER_PRICE,
+                },
+            ));
+        }
         if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
             errs.push((Field::Hardware, RangeError::Invalid));
         }

@@ -28,21 +28,24 @@ const LAYERS: &[(&str, u32)] = &[
     ("custom", 5),
     // The scenario aggregates the workloads.
     ("scenario", 6),
-    // The one dispatch over workloads.
+    // The one dispatch over workloads, and which software runs on which card.
     ("dispatch", 7),
-    // Plans, then what evaluates many plans.
+    ("stack", 7),
+    // Plans, then their speed and price, then what evaluates many plans.
     ("plan", 8),
-    ("recommend", 9),
-    ("inverse", 9),
-    ("rules", 9),
-    ("warning", 9),
-    ("change", 9),
+    ("speed", 9),
+    ("price", 10),
+    ("recommend", 11),
+    ("inverse", 11),
+    ("rules", 11),
+    ("warning", 11),
+    ("change", 11),
     // The estimate, then what is built on estimates.
-    ("estimate", 10),
-    ("measure", 11),
-    ("fixes", 11),
-    ("query", 11),
-    ("header", 11),
+    ("estimate", 12),
+    ("measure", 13),
+    ("fixes", 13),
+    ("query", 13),
+    ("header", 13),
 ];
 
 /// Items re-exported at the crate root (`pub use module::…;` in `src/lib.rs`), each with the

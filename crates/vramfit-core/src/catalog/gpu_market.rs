@@ -39,27 +39,32 @@
 //! found; for consumer and workstation cards that usually means a marketplace rate that moves daily.
 //!
 //! Nothing here is fetched at run time: the table is a dated snapshot, to be refreshed by hand.
-use super::Availability;
+use super::{Availability, MemoryKind};
+use serde::Serialize;
 
 /// Speed and market facts of one catalog card, by id.
-pub(crate) struct GpuMarket {
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GpuMarket {
+    /// Catalog id.
     pub id: &'static str,
     /// Dense (no structured sparsity) FP16/BF16 tensor throughput, TFLOPS, the vendor's figure (for Apple / unified: GPU FP16 or FP32 figure as published; say which in `source`).
-    pub tflops_16: f32,
+    pub tflops_16: f64,
     /// Dense FP8 tensor throughput, TFLOPS; `None` where the card has no native FP8 (pre-Ada NVIDIA, pre-MI300 AMD, Apple...).
-    pub tflops_fp8: Option<f32>,
+    pub tflops_fp8: Option<f64>,
     /// Dense INT8 tensor throughput, TOPS; `None` where not published / not supported.
-    pub tops_int8: Option<f32>,
+    pub tops_int8: Option<f64>,
     /// Reference on-demand price, USD per GPU-hour; `None` where nobody rents it per hour.
-    pub usd_per_hour: Option<f32>,
+    pub usd_per_hour: Option<f64>,
     /// Where the card can be had.
     pub availability: Availability,
+    /// What its memory is made of (decides how much of the bandwidth a decode step reaches).
+    pub memory: MemoryKind,
     /// Where the throughput figures and the price come from (URLs, short).
     pub source: &'static str,
 }
 
 /// One entry per catalog id, in catalog order.
-pub(crate) static GPU_MARKET: &[GpuMarket] = &[
+pub static GPU_MARKET: &[GpuMarket] = &[
     GpuMarket {
         id: "rtx-4060",
         tflops_16: 30.2,
@@ -67,7 +72,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(120.9),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 24 SM, 2.46 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 24 SM, 2.46 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3060",
@@ -76,7 +82,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(101.9),
         usd_per_hour: Some(0.14),
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 28 SM, 1.777 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.14",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 28 SM, 1.777 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.14"),
     },
     GpuMarket {
         id: "t4",
@@ -85,7 +92,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(130.0),
         usd_per_hour: Some(0.37),
         availability: Availability::Cloud,
-        source: "nvidia.com T4 datasheet: 65 TFLOPS FP16 mixed, 130 TOPS INT8; price: median of akash $0.15 (2026-09-20), Modal $0.5904 (techbytes.app, 2026-05-07)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com T4 datasheet: 65 TFLOPS FP16 mixed, 130 TOPS INT8; price: median of akash $0.15 (2026-09-20), Modal $0.5904 (techbytes.app, 2026-05-07)"),
     },
     GpuMarket {
         id: "rtx-5080",
@@ -94,7 +102,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(450.2),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 84 SM, 2.617 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 84 SM, 2.617 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4070-ti-super",
@@ -103,7 +112,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(352.8),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 66 SM, 2.61 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 66 SM, 2.61 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4080-super",
@@ -112,7 +122,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(417.8),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 80 SM, 2.55 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 80 SM, 2.55 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "l4",
@@ -121,7 +132,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(242.5),
         usd_per_hour: Some(0.8),
         availability: Availability::Cloud,
-        source: "nvidia.com L4 datasheet (dense = half the sparse 242/485/485); price: Modal $0.7992 (techbytes.app serverless matrix, 2026-05-07)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com L4 datasheet (dense = half the sparse 242/485/485); price: Modal $0.7992 (techbytes.app serverless matrix, 2026-05-07)"),
     },
     GpuMarket {
         id: "a10g",
@@ -130,7 +142,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(280.2),
         usd_per_hour: Some(1.01),
         availability: Availability::Cloud,
-        source: "derived: AWS publishes no tensor figure; 80 SM x 1024 FP16 / 2048 INT8 per clk x 1.71 GHz (GA102 datacenter, full-rate FP32 acc, assumed); price: AWS g5.xlarge $1.006 (factualminds.com EC2 on-demand, 2026-06-17)",
+        memory: MemoryKind::Gddr,
+        source: source!("derived: AWS publishes no tensor figure; 80 SM x 1024 FP16 / 2048 INT8 per clk x 1.71 GHz (GA102 datacenter, full-rate FP32 acc, assumed); price: AWS g5.xlarge $1.006 (factualminds.com EC2 on-demand, 2026-06-17)"),
     },
     GpuMarket {
         id: "a10",
@@ -139,7 +152,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(250.0),
         usd_per_hour: Some(1.29),
         availability: Availability::Cloud,
-        source: "nvidia.com A10 datasheet (dense = half of 250/500 sparse); price: lambda.ai 1x A10 $1.29 (api-evangelist/lambda-labs, 2026-09-20)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com A10 datasheet (dense = half of 250/500 sparse); price: lambda.ai 1x A10 $1.29 (api-evangelist/lambda-labs, 2026-09-20)"),
     },
     GpuMarket {
         id: "rtx-a5000",
@@ -148,7 +162,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(222.2),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX A5000 datasheet 222.2 sparse FP16 tensor -> 111.1 dense; INT8 dense 222.2 derived (64 SM x 2048 x 1.695 GHz); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX A5000 datasheet 222.2 sparse FP16 tensor -> 111.1 dense; INT8 dense 222.2 derived (64 SM x 2048 x 1.695 GHz); no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4090",
@@ -157,7 +172,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(660.6),
         usd_per_hour: Some(0.37),
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada whitepaper: 165.2 FP16 / 330.3 FP8 (FP32 accumulate, dense), 660.6 INT8 dense; price: median of runpod community $0.34 / secure $0.74 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), akash $0.39, openrelay.inc $0.29 (2026-09-20)",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada whitepaper: 165.2 FP16 / 330.3 FP8 (FP32 accumulate, dense), 660.6 INT8 dense; price: median of runpod community $0.34 / secure $0.74 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), akash $0.39, openrelay.inc $0.29 (2026-09-20)"),
     },
     GpuMarket {
         id: "rtx-3090",
@@ -166,7 +182,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(284.0),
         usd_per_hour: Some(0.17),
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper: 71 FP16 tensor (FP32 acc, dense), 284 INT8 dense; price: median of akash $0.16, openrelay.inc $0.18 (2026-09-20)",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper: 71 FP16 tensor (FP32 acc, dense), 284 INT8 dense; price: median of akash $0.16, openrelay.inc $0.18 (2026-09-20)"),
     },
     GpuMarket {
         id: "rx-7900-xtx",
@@ -175,7 +192,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(122.8),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com RX 7900 XTX: 122.8 TFLOPS peak FP16; AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("amd.com RX 7900 XTX: 122.8 TFLOPS peak FP16; AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-5090",
@@ -184,7 +202,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(838.0),
         usd_per_hour: Some(0.67),
         availability: Availability::Marketplace,
-        source: "NVIDIA RTX Blackwell whitepaper: 209.5 FP16 / 419 FP8 (FP32 accumulate, dense), 838 INT8 dense; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.67",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper: 209.5 FP16 / 419 FP8 (FP32 accumulate, dense), 838 INT8 dense; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.67"),
     },
     GpuMarket {
         id: "a100-sxm-40gb",
@@ -193,7 +212,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(624.0),
         usd_per_hour: Some(2.37),
         availability: Availability::Cloud,
-        source: "nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of lambda.ai $1.99 (2026-09-20), runpod community $1.00 (privum/ai-compute-prices, 2026-08-19), AWS p4d $2.7447/GPU and Azure ND96asr_A100_v4 $3.3996/GPU (github.com/datareceipts/data-receipts 109-gpu-pricing, 2026-11-09)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of lambda.ai $1.99 (2026-09-20), runpod community $1.00 (privum/ai-compute-prices, 2026-08-19), AWS p4d $2.7447/GPU and Azure ND96asr_A100_v4 $3.3996/GPU (github.com/datareceipts/data-receipts 109-gpu-pricing, 2026-11-09)"),
     },
     GpuMarket {
         id: "l40s",
@@ -202,7 +222,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(733.0),
         usd_per_hour: Some(1.55),
         availability: Availability::Cloud,
-        source: "nvidia.com L40S datasheet (dense = half of 733/1466 sparse); price: median of runpod $0.79 / $1.09, nebius $1.55 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), CoreWeave $18.00/8 (coreweave.com via api-evangelist, 2026-09-20), Modal $1.9512 (2026-05-07)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com L40S datasheet (dense = half of 733/1466 sparse); price: median of runpod $0.79 / $1.09, nebius $1.55 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), CoreWeave $18.00/8 (coreweave.com via api-evangelist, 2026-09-20), Modal $1.9512 (2026-05-07)"),
     },
     GpuMarket {
         id: "rtx-6000-ada",
@@ -211,7 +232,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(728.5),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX 6000 Ada datasheet: 1457 FP8 sparse -> 728.5 dense, FP16 364.2 dense (142 SM x 1024 x 2.505 GHz); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX 6000 Ada datasheet: 1457 FP8 sparse -> 728.5 dense, FP16 364.2 dense (142 SM x 1024 x 2.505 GHz); no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-a6000",
@@ -220,7 +242,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(309.7),
         usd_per_hour: Some(0.82),
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX A6000 datasheet: 309.7 sparse FP16 tensor -> 154.8 dense; INT8 309.7 dense; price: median of lambda.ai 4x $1.09 (2026-09-20), hyperstack.cloud $0.50 (api-evangelist/nexgen-cloud, 2026-08-26), verda.com $0.82 (lanternworks/gpu-cloud-prices, 2026-10-29)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX A6000 datasheet: 309.7 sparse FP16 tensor -> 154.8 dense; INT8 309.7 dense; price: median of lambda.ai 4x $1.09 (2026-09-20), hyperstack.cloud $0.50 (api-evangelist/nexgen-cloud, 2026-08-26), verda.com $0.82 (lanternworks/gpu-cloud-prices, 2026-10-29)"),
     },
     GpuMarket {
         id: "radeon-pro-w7900",
@@ -229,7 +252,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(122.6),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com PRO W7900: 122.6 TFLOPS peak FP16; AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("amd.com PRO W7900: 122.6 TFLOPS peak FP16; AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8; no per-hour list found"),
     },
     GpuMarket {
         id: "mi210",
@@ -238,7 +262,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(181.0),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com Instinct MI210: 181 TFLOPS FP16/BF16 matrix, 181 TOPS INT8; no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI210: 181 TFLOPS FP16/BF16 matrix, 181 TOPS INT8; no per-hour list found"),
     },
     GpuMarket {
         id: "mi250x-gcd",
@@ -247,7 +272,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(191.5),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com Instinct MI250X: 383 TFLOPS FP16/BF16, 383 TOPS INT8 per two-GCD package -> half per GCD; no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI250X: 383 TFLOPS FP16/BF16, 383 TOPS INT8 per two-GCD package -> half per GCD; no per-hour list found"),
     },
     GpuMarket {
         id: "h100-pcie-80gb",
@@ -256,7 +282,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1513.0),
         usd_per_hour: Some(2.7),
         availability: Availability::Cloud,
-        source: "nvidia.com H100 datasheet (PCIe, dense = half of sparse); price: median of runpod $1.99 / $2.89 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai $3.29 (2026-09-20), hyperstack.cloud H100 PCIe $2.50 (2026-08-26)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H100 datasheet (PCIe, dense = half of sparse); price: median of runpod $1.99 / $2.89 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai $3.29 (2026-09-20), hyperstack.cloud H100 PCIe $2.50 (2026-08-26)"),
     },
     GpuMarket {
         id: "a100-sxm-80gb",
@@ -265,7 +292,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(624.0),
         usd_per_hour: Some(1.71),
         availability: Availability::Cloud,
-        source: "nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of runpod $1.39 / $1.59 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai 8x $2.79 (2026-09-20), hyperstack.cloud $1.60 (2026-08-26), CoreWeave $21.60/8 (2026-09-20), akash $1.71 (2026-09-20), AWS p4de $3.4309/GPU (datareceipts, 2026-11-09)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of runpod $1.39 / $1.59 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai 8x $2.79 (2026-09-20), hyperstack.cloud $1.60 (2026-08-26), CoreWeave $21.60/8 (2026-09-20), akash $1.71 (2026-09-20), AWS p4de $3.4309/GPU (datareceipts, 2026-11-09)"),
     },
     GpuMarket {
         id: "a100-pcie-80gb",
@@ -274,7 +302,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(624.0),
         usd_per_hour: Some(1.47),
         availability: Availability::Cloud,
-        source: "nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of runpod $1.19 / $1.59 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $1.35 (2026-08-26), Azure NC24ads_A100_v4 $3.673 (datareceipts, 2026-11-09)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com A100 datasheet: 312 BF16/FP16 dense, 624 INT8 dense; price: median of runpod $1.19 / $1.59 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $1.35 (2026-08-26), Azure NC24ads_A100_v4 $3.673 (datareceipts, 2026-11-09)"),
     },
     GpuMarket {
         id: "h100-sxm-80gb",
@@ -283,7 +312,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1978.9),
         usd_per_hour: Some(3.67),
         availability: Availability::Cloud,
-        source: "nvidia.com H100 datasheet (SXM, dense = half of sparse 1979/3958); price: median of runpod $2.69 / $3.49, nebius $3.85 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai 1x $4.29, CoreWeave $49.24/8, akash $2.71, openrelay.inc $2.60 (2026-09-20), hyperstack.cloud $3.20 (2026-08-26), AWS p5 $6.88/GPU (datareceipts, 2026-11-09), Modal $3.9492 (2026-05-07)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H100 datasheet (SXM, dense = half of sparse 1979/3958); price: median of runpod $2.69 / $3.49, nebius $3.85 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), lambda.ai 1x $4.29, CoreWeave $49.24/8, akash $2.71, openrelay.inc $2.60 (2026-09-20), hyperstack.cloud $3.20 (2026-08-26), AWS p5 $6.88/GPU (datareceipts, 2026-11-09), Modal $3.9492 (2026-05-07)"),
     },
     GpuMarket {
         id: "h100-nvl",
@@ -292,7 +322,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1670.5),
         usd_per_hour: Some(3.19),
         availability: Availability::Cloud,
-        source: "nvidia.com H100 NVL datasheet (dense = half of sparse 1671/3341); price: median of runpod $2.59 / $3.19 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), Azure NC40ads_H100_v5 $6.98 (datareceipts, 2026-11-09)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H100 NVL datasheet (dense = half of sparse 1671/3341); price: median of runpod $2.59 / $3.19 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), Azure NC40ads_H100_v5 $6.98 (datareceipts, 2026-11-09)"),
     },
     GpuMarket {
         id: "rtx-pro-6000-blackwell",
@@ -301,7 +332,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1007.6),
         usd_per_hour: Some(1.45),
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX PRO 6000 Blackwell: 4000 AI TOPS (FP4 sparse); derived dense: 188 SM x 1024 FP16 / 2048 FP8, INT8 per clk x 2.617 GHz (workstation, full-rate FP32 acc); price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) Pro 6000 WE $1.45",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX PRO 6000 Blackwell: 4000 AI TOPS (FP4 sparse); derived dense: 188 SM x 1024 FP16 / 2048 FP8, INT8 per clk x 2.617 GHz (workstation, full-rate FP32 acc); price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) Pro 6000 WE $1.45"),
     },
     GpuMarket {
         id: "gh200-96gb",
@@ -310,7 +342,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1978.9),
         usd_per_hour: Some(4.4),
         availability: Availability::Cloud,
-        source: "nvidia.com GH200 datasheet: H100-class GPU, 989 BF16 / 1979 FP8, INT8 dense; price: median of lambda.ai 1x GH200 $2.29 (2026-09-20), CoreWeave GH200 $6.50 (2026-09-20)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com GH200 datasheet: H100-class GPU, 989 BF16 / 1979 FP8, INT8 dense; price: median of lambda.ai 1x GH200 $2.29 (2026-09-20), CoreWeave GH200 $6.50 (2026-09-20)"),
     },
     GpuMarket {
         id: "h200",
@@ -319,7 +352,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1978.9),
         usd_per_hour: Some(4.48),
         availability: Availability::Cloud,
-        source: "nvidia.com H200 datasheet (dense = half of sparse 1979/3958); price: median of runpod $3.59 / $4.59, nebius $4.50 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $3.99 (2026-08-26), CoreWeave $50.44/8, akash $4.45 (2026-09-20)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H200 datasheet (dense = half of sparse 1979/3958); price: median of runpod $3.59 / $4.59, nebius $4.50 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $3.99 (2026-08-26), CoreWeave $50.44/8, akash $4.45 (2026-09-20)"),
     },
     GpuMarket {
         id: "gh200-144gb",
@@ -328,7 +362,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1978.9),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com GH200 datasheet: same H100-class GPU as the 96GB part (HBM3e); no per-hour list for the 144GB part found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com GH200 datasheet: same H100-class GPU as the 96GB part (HBM3e); no per-hour list for the 144GB part found"),
     },
     GpuMarket {
         id: "b200",
@@ -337,7 +372,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(4500.0),
         usd_per_hour: Some(6.79),
         availability: Availability::Cloud,
-        source: "nvidia.com HGX B200: 2.25 PF BF16 / 4.5 PF FP8, INT8 dense per GPU (half of sparse); price: median of runpod $5.98 / $6.79, lambda.ai 1x $6.99, nebius $7.15 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $6.00 (2026-08-26), CoreWeave $68.80/8, akash $5.00 (2026-09-20)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com HGX B200: 2.25 PF BF16 / 4.5 PF FP8, INT8 dense per GPU (half of sparse); price: median of runpod $5.98 / $6.79, lambda.ai 1x $6.99, nebius $7.15 (runpod.io/pricing via github.com/tgarg01/silybench-data gpu_prices.csv (2026-09-25)), hyperstack.cloud $6.00 (2026-08-26), CoreWeave $68.80/8, akash $5.00 (2026-09-20)"),
     },
     GpuMarket {
         id: "mi300x",
@@ -346,7 +382,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(2614.9),
         usd_per_hour: Some(3.93),
         availability: Availability::Cloud,
-        source: "amd.com Instinct MI300X datasheet: 1307.4 FP16/BF16, 2614.9 FP8 / INT8 dense; price: median of TensorWave $1.50, Vultr $1.85, Azure $6.00, Oracle $6.00 (cliffcenter.com amd-inference-economics, 2026-05-18)",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI300X datasheet: 1307.4 FP16/BF16, 2614.9 FP8 / INT8 dense; price: median of TensorWave $1.50, Vultr $1.85, Azure $6.00, Oracle $6.00 (cliffcenter.com amd-inference-economics, 2026-05-18)"),
     },
     GpuMarket {
         id: "mi325x",
@@ -355,7 +392,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(2614.9),
         usd_per_hour: Some(1.95),
         availability: Availability::Cloud,
-        source: "amd.com Instinct MI325X datasheet: 1307.4 FP16/BF16, 2614.9 FP8 / INT8 dense; price: TensorWave $1.95 (cliffcenter.com, 2026-05-18), the only list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI325X datasheet: 1307.4 FP16/BF16, 2614.9 FP8 / INT8 dense; price: TensorWave $1.95 (cliffcenter.com, 2026-05-18), the only list found"),
     },
     GpuMarket {
         id: "b300",
@@ -364,7 +402,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: Some(7.17),
         availability: Availability::Cloud,
-        source: "nvidia.com HGX B300: 4.5 PF FP8 dense per GPU (half of 9 sparse), BF16 2.25 PF dense; INT8 not published in the material read; price: median of hyperstack.cloud $7.40 (2026-08-26), akash $6.00 (2026-09-20), runpod $6.94 / $7.89 (privum/ai-compute-prices, 2026-08-19)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com HGX B300: 4.5 PF FP8 dense per GPU (half of 9 sparse), BF16 2.25 PF dense; INT8 not published in the material read; price: median of hyperstack.cloud $7.40 (2026-08-26), akash $6.00 (2026-09-20), runpod $6.94 / $7.89 (privum/ai-compute-prices, 2026-08-19)"),
     },
     GpuMarket {
         id: "mi355x",
@@ -373,7 +412,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(5033.2),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "amd.com Instinct MI355X: 2.5 PF FP16/BF16, 5.0 PF FP8 / INT8 dense (10.1 PF FP8 sparse); rented on Oracle OCI, no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI355X: 2.5 PF FP16/BF16, 5.0 PF FP8 / INT8 dense (10.1 PF FP8 sparse); rented on Oracle OCI, no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-2060",
@@ -382,7 +422,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(103.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 30 SM, 1.68 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 30 SM, 1.68 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-2060-super",
@@ -391,7 +432,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(114.9),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 34 SM, 1.65 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 34 SM, 1.65 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-2070",
@@ -400,7 +442,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(119.4),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 36 SM, 1.62 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 36 SM, 1.62 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-2080",
@@ -409,7 +452,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(161.1),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 46 SM, 1.71 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 46 SM, 1.71 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-2080-ti",
@@ -418,7 +462,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(215.2),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 68 SM, 1.545 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Turing whitepaper (GeForce: FP16 tensor w/ FP32 accumulate is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 x boost clock: 68 SM, 1.545 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3050-6gb",
@@ -427,7 +472,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(54.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 18 SM, 1.47 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 18 SM, 1.47 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3060-ti",
@@ -436,7 +482,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(129.6),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 38 SM, 1.665 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 38 SM, 1.665 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3070",
@@ -445,7 +492,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(162.6),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102/GA104 whitepaper: 40.6 FP16 tensor (FP32 acc, dense), 162.6 INT8 dense; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102/GA104 whitepaper: 40.6 FP16 tensor (FP32 acc, dense), 162.6 INT8 dense; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3070-ti",
@@ -454,7 +502,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(174.0),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 48 SM, 1.77 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 48 SM, 1.77 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3080-10gb",
@@ -463,7 +512,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(238.0),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper: 59.5 FP16 tensor (FP32 acc, dense), 238 INT8 dense; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper: 59.5 FP16 tensor (FP32 acc, dense), 238 INT8 dense; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3080-ti",
@@ -472,7 +522,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(272.7),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 80 SM, 1.665 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 80 SM, 1.665 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-3090-ti",
@@ -481,7 +532,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(320.0),
         usd_per_hour: Some(0.25),
         availability: Availability::Marketplace,
-        source: "NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 84 SM, 1.86 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.25",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA GA102 whitepaper (GeForce: FP32-accumulate FP16 is half rate); derived: SMs x 512 FLOP/clk (FP32 acc) / x 2048 INT8 OP/clk x boost clock: 84 SM, 1.86 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.25"),
     },
     GpuMarket {
         id: "rtx-4060-ti-16gb",
@@ -490,7 +542,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(176.5),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 34 SM, 2.535 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 34 SM, 2.535 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4070",
@@ -499,7 +552,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(233.2),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 46 SM, 2.475 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 46 SM, 2.475 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4070-super",
@@ -508,7 +562,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(283.9),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 56 SM, 2.475 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 56 SM, 2.475 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4070-ti",
@@ -517,7 +572,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(320.7),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 60 SM, 2.61 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 60 SM, 2.61 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-4080",
@@ -526,7 +582,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(389.9),
         usd_per_hour: Some(0.15),
         availability: Availability::Marketplace,
-        source: "NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 76 SM, 2.505 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.15",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA Ada (AD102) whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 76 SM, 2.505 GHz; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.15"),
     },
     GpuMarket {
         id: "rtx-5060",
@@ -535,7 +592,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(153.4),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 30 SM, 2.497 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 30 SM, 2.497 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-5060-ti-16gb",
@@ -544,7 +602,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(189.6),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 36 SM, 2.572 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 36 SM, 2.572 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-5070",
@@ -553,7 +612,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(246.9),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 48 SM, 2.512 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 48 SM, 2.512 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-5070-ti",
@@ -562,7 +622,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(351.5),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 70 SM, 2.452 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("NVIDIA RTX Blackwell whitepaper (GeForce: FP32-accumulate rate used); derived: SMs x 512 FP16 / 1024 FP8 / 2048 INT8 per clk x boost clock: 70 SM, 2.452 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-a2000-12gb",
@@ -571,7 +632,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(63.9),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "nvidia.com RTX A2000 datasheet: 63.9 sparse FP16 tensor -> 31.9 dense; INT8 63.9 dense derived (26 SM x 2048 x 1.2 GHz); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX A2000 datasheet: 63.9 sparse FP16 tensor -> 31.9 dense; INT8 63.9 dense derived (26 SM x 2048 x 1.2 GHz); no per-hour list found"),
     },
     GpuMarket {
         id: "rtx-a4000",
@@ -580,7 +642,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(153.4),
         usd_per_hour: Some(0.15),
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX A4000 datasheet: 153.4 sparse FP16 tensor -> 76.7 dense; INT8 153.4 dense derived (48 SM x 2048 x 1.56 GHz); price: hyperstack.cloud $0.15 (api-evangelist/nexgen-cloud, 2026-08-26)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX A4000 datasheet: 153.4 sparse FP16 tensor -> 76.7 dense; INT8 153.4 dense derived (48 SM x 2048 x 1.56 GHz); price: hyperstack.cloud $0.15 (api-evangelist/nexgen-cloud, 2026-08-26)"),
     },
     GpuMarket {
         id: "rtx-4000-ada",
@@ -589,7 +652,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(213.8),
         usd_per_hour: Some(0.41),
         availability: Availability::Marketplace,
-        source: "derived: 48 SM x 1024 FP16 / 2048 FP8, INT8 per clk x 2.175 GHz (Ada workstation, full-rate FP32 acc); price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.41",
+        memory: MemoryKind::Gddr,
+        source: source!("derived: 48 SM x 1024 FP16 / 2048 FP8, INT8 per clk x 2.175 GHz (Ada workstation, full-rate FP32 acc); price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.41"),
     },
     GpuMarket {
         id: "rtx-pro-6000-blackwell-max-q",
@@ -598,7 +662,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(877.8),
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "nvidia.com RTX PRO 6000 Max-Q: 3511 AI TOPS (FP4 sparse); derived dense: 3511/8 FP16, 3511/4 FP8 and INT8; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX PRO 6000 Max-Q: 3511 AI TOPS (FP4 sparse); derived dense: 3511/8 FP16, 3511/4 FP8 and INT8; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7600",
@@ -607,7 +672,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(43.5),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 32 CU, 2.655 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 32 CU, 2.655 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7600-xt",
@@ -616,7 +682,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(45.1),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 32 CU, 2.755 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 32 CU, 2.755 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7700-xt",
@@ -625,7 +692,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(70.3),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 54 CU, 2.544 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 54 CU, 2.544 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7800-xt",
@@ -634,7 +702,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(74.6),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 60 CU, 2.43 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 60 CU, 2.43 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7900-gre",
@@ -643,7 +712,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(92.0),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 80 CU, 2.245 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 80 CU, 2.245 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-7900-xt",
@@ -652,7 +722,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(103.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 84 CU, 2.4 GHz; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 84 CU, 2.4 GHz; no per-hour list found"),
     },
     GpuMarket {
         id: "rx-9060-xt-8gb",
@@ -661,7 +732,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(205.1),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 32 CU, 3.13 GHz (821 AI TOPS); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 32 CU, 3.13 GHz (821 AI TOPS); no per-hour list found"),
     },
     GpuMarket {
         id: "rx-9060-xt-16gb",
@@ -670,7 +742,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(205.1),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 32 CU, 3.13 GHz (821 AI TOPS); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 32 CU, 3.13 GHz (821 AI TOPS); no per-hour list found"),
     },
     GpuMarket {
         id: "rx-9070",
@@ -679,7 +752,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(289.0),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 56 CU, 2.52 GHz (1156 AI TOPS); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 56 CU, 2.52 GHz (1156 AI TOPS); no per-hour list found"),
     },
     GpuMarket {
         id: "rx-9070-xt",
@@ -688,7 +762,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(389.3),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 64 CU, 2.97 GHz (1557 AI TOPS); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 64 CU, 2.97 GHz (1557 AI TOPS); no per-hour list found"),
     },
     GpuMarket {
         id: "radeon-pro-w7800",
@@ -697,7 +772,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(90.5),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 70 CU, 2.525 GHz (amd.com 90.5 FP16); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: 70 CU, 2.525 GHz (amd.com 90.5 FP16); no per-hour list found"),
     },
     GpuMarket {
         id: "radeon-pro-w7800-48gb",
@@ -706,7 +782,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(90.5),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: same 70-CU chip as the 32GB W7800; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA3 WMMA: CUs x 512 FP16 FLOP/clk x boost clock (matches amd.com peak FP16); INT8 WMMA at the FP16 rate; no FP8: same 70-CU chip as the 32GB W7800; no per-hour list found"),
     },
     GpuMarket {
         id: "radeon-ai-pro-r9700",
@@ -715,7 +792,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(382.7),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 64 CU, 2.92 GHz (1531 AI TOPS); no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("AMD RDNA4 WMMA: CUs x 1024 FP16 / 2048 FP8, INT8 per clk x boost clock (= amd.com AI TOPS (INT4 sparse) / 4): 64 CU, 2.92 GHz (1531 AI TOPS); no per-hour list found"),
     },
     GpuMarket {
         id: "arc-a770-16gb",
@@ -724,7 +802,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(275.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "derived: 32 Xe-cores x 16 XMX x 256 FP16 FLOP/clk (512 INT8) x 2.1 GHz (intel.com Arc A770); no FP8; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("derived: 32 Xe-cores x 16 XMX x 256 FP16 FLOP/clk (512 INT8) x 2.1 GHz (intel.com Arc A770); no FP8; no per-hour list found"),
     },
     GpuMarket {
         id: "arc-pro-b60",
@@ -733,7 +812,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(197.0),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "intel.com Arc Pro B60: 197 TOPS INT8 (XMX); FP16 derived as half the INT8 rate; no FP8; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("intel.com Arc Pro B60: 197 TOPS INT8 (XMX); FP16 derived as half the INT8 rate; no FP8; no per-hour list found"),
     },
     GpuMarket {
         id: "v100-sxm2-16gb",
@@ -742,7 +822,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: Some(0.58),
         availability: Availability::Cloud,
-        source: "nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 125 TFLOPS SXM2; no INT8 tensor; price: median of lambda.ai 8x V100 $0.79, akash V100 16GB SXM2 $0.36 (2026-09-20)",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 125 TFLOPS SXM2; no INT8 tensor; price: median of lambda.ai 8x V100 $0.79, akash V100 16GB SXM2 $0.36 (2026-09-20)"),
     },
     GpuMarket {
         id: "v100-pcie-16gb",
@@ -751,7 +832,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 112 TFLOPS PCIe; no INT8 tensor; no per-hour list for this variant found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 112 TFLOPS PCIe; no INT8 tensor; no per-hour list for this variant found"),
     },
     GpuMarket {
         id: "v100-pcie-32gb",
@@ -760,7 +842,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: Some(0.17),
         availability: Availability::Marketplace,
-        source: "nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 112 TFLOPS PCIe; no INT8 tensor; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) V100 32GB PCIe $0.17",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 112 TFLOPS PCIe; no INT8 tensor; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) V100 32GB PCIe $0.17"),
     },
     GpuMarket {
         id: "v100-sxm2-32gb",
@@ -769,7 +852,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 125 TFLOPS SXM2; no INT8 tensor; no per-hour list for this variant found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla V100 datasheet: tensor (FP16, FP32 acc) 125 TFLOPS SXM2; no INT8 tensor; no per-hour list for this variant found"),
     },
     GpuMarket {
         id: "p100-pcie-12gb",
@@ -778,7 +862,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "nvidia.com Tesla P100 datasheet: 18.7 TFLOPS FP16 (PCIe, no tensor cores); no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla P100 datasheet: 18.7 TFLOPS FP16 (PCIe, no tensor cores); no per-hour list found"),
     },
     GpuMarket {
         id: "p100-pcie-16gb",
@@ -787,7 +872,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Marketplace,
-        source: "nvidia.com Tesla P100 datasheet: 18.7 TFLOPS FP16 (PCIe, no tensor cores); no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com Tesla P100 datasheet: 18.7 TFLOPS FP16 (PCIe, no tensor cores); no per-hour list found"),
     },
     GpuMarket {
         id: "p40",
@@ -796,7 +882,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(47.0),
         usd_per_hour: Some(0.08),
         availability: Availability::Marketplace,
-        source: "nvidia.com Tesla P40 datasheet: 12 TFLOPS FP32 (11.76), 47 TOPS INT8; FP16 runs at 1/64 rate, so the FP32 figure frameworks fall back to is given; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.08",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com Tesla P40 datasheet: 12 TFLOPS FP32 (11.76), 47 TOPS INT8; FP16 runs at 1/64 rate, so the FP32 figure frameworks fall back to is given; price: akash.network/pricing/gpus via github.com/api-evangelist/akash plans.yml (2026-09-20) $0.08"),
     },
     GpuMarket {
         id: "a2",
@@ -805,7 +892,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(36.0),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "nvidia.com A2 datasheet: 36 FP16 tensor / 72 INT8 sparse -> 18 / 36 dense; no per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com A2 datasheet: 36 FP16 tensor / 72 INT8 sparse -> 18 / 36 dense; no per-hour list found"),
     },
     GpuMarket {
         id: "a16",
@@ -814,7 +902,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(35.9),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com A16 datasheet: 4 x 35.9 sparse FP16 tensor -> 17.9 dense per GPU, INT8 35.9 dense per GPU; no per-hour list found in the window",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com A16 datasheet: 4 x 35.9 sparse FP16 tensor -> 17.9 dense per GPU, INT8 35.9 dense per GPU; no per-hour list found in the window"),
     },
     GpuMarket {
         id: "a30",
@@ -823,7 +912,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(330.0),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com A30 datasheet: 165 BF16/FP16 dense, 330 INT8 dense; no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com A30 datasheet: 165 BF16/FP16 dense, 330 INT8 dense; no per-hour list found"),
     },
     GpuMarket {
         id: "a40",
@@ -832,7 +922,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(299.3),
         usd_per_hour: Some(0.44),
         availability: Availability::Cloud,
-        source: "nvidia.com A40 datasheet: 149.7 FP16 tensor dense (299.4 sparse), 299.3 INT8 dense; price: runpod secure $0.44 (privum/ai-compute-prices, 2026-08-19)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com A40 datasheet: 149.7 FP16 tensor dense (299.4 sparse), 299.3 INT8 dense; price: runpod secure $0.44 (privum/ai-compute-prices, 2026-08-19)"),
     },
     GpuMarket {
         id: "l20",
@@ -841,7 +932,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(239.0),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com L20 datasheet: 119.5 FP16, 239 FP8 / INT8 (China-market part); no USD per-hour list found",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com L20 datasheet: 119.5 FP16, 239 FP8 / INT8 (China-market part); no USD per-hour list found"),
     },
     GpuMarket {
         id: "l40",
@@ -850,7 +942,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(362.0),
         usd_per_hour: Some(1.13),
         availability: Availability::Cloud,
-        source: "nvidia.com L40 datasheet (dense = half of 362/724 sparse); price: median of hyperstack.cloud $1.00 (2026-08-26), CoreWeave $10.00/8 (2026-09-20)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com L40 datasheet (dense = half of 362/724 sparse); price: median of hyperstack.cloud $1.00 (2026-08-26), CoreWeave $10.00/8 (2026-09-20)"),
     },
     GpuMarket {
         id: "a800-sxm-80gb",
@@ -859,7 +952,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(624.0),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com A800 datasheet: same tensor rates as A100 (312 dense, 624 INT8); China-market part, no USD per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com A800 datasheet: same tensor rates as A100 (312 dense, 624 INT8); China-market part, no USD per-hour list found"),
     },
     GpuMarket {
         id: "h800",
@@ -868,7 +962,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1978.9),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com H800 SXM: same tensor rates as H100 SXM; China-market part, no USD per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H800 SXM: same tensor rates as H100 SXM; China-market part, no USD per-hour list found"),
     },
     GpuMarket {
         id: "h20",
@@ -877,7 +972,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(296.0),
         usd_per_hour: None,
         availability: Availability::Cloud,
-        source: "nvidia.com H20: 148 FP16/BF16, 296 FP8 / INT8 dense; China-market part, no USD per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com H20: 148 FP16/BF16, 296 FP8 / INT8 dense; China-market part, no USD per-hour list found"),
     },
     GpuMarket {
         id: "rtx-pro-6000-blackwell-server",
@@ -886,7 +982,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1007.6),
         usd_per_hour: Some(2.04),
         availability: Availability::Cloud,
-        source: "nvidia.com RTX PRO 6000 Blackwell Server: 4 PF FP4 sparse; derived dense as the workstation card (188 SM x 1024 FP16 / 2048 FP8, INT8 x 2.617 GHz); price: median of hyperstack.cloud $1.85 (2026-08-26), CoreWeave $20.00/8, akash Pro 6000 SE $2.04 (2026-09-20)",
+        memory: MemoryKind::Gddr,
+        source: source!("nvidia.com RTX PRO 6000 Blackwell Server: 4 PF FP4 sparse; derived dense as the workstation card (188 SM x 1024 FP16 / 2048 FP8, INT8 x 2.617 GHz); price: median of hyperstack.cloud $1.85 (2026-08-26), CoreWeave $20.00/8, akash Pro 6000 SE $2.04 (2026-09-20)"),
     },
     GpuMarket {
         id: "gb200",
@@ -895,7 +992,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(5000.0),
         usd_per_hour: Some(10.5),
         availability: Availability::Cloud,
-        source: "nvidia.com GB200 NVL72: 360 PF BF16 / 720 PF FP8 sparse per 72 GPUs -> 2.5 / 5 PF dense per GPU, INT8 as FP8; price: CoreWeave GB200 NVL72 $42.00 per 4 GPUs (2026-09-20), the only list found",
+        memory: MemoryKind::Hbm,
+        source: source!("nvidia.com GB200 NVL72: 360 PF BF16 / 720 PF FP8 sparse per 72 GPUs -> 2.5 / 5 PF dense per GPU, INT8 as FP8; price: CoreWeave GB200 NVL72 $42.00 per 4 GPUs (2026-09-20), the only list found"),
     },
     GpuMarket {
         id: "mi100",
@@ -904,7 +1002,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(184.6),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com Instinct MI100: 184.6 FP16 matrix (BF16 is half: 92.3), 184.6 INT8; no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI100: 184.6 FP16 matrix (BF16 is half: 92.3), 184.6 INT8; no per-hour list found"),
     },
     GpuMarket {
         id: "dgx-spark",
@@ -913,7 +1012,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "nvidia.com DGX Spark: 1 PF FP4 with sparsity only; derived dense: /2 sparsity, /2 per precision step -> FP8 250, BF16 125 (FP32-accumulate rate not published; may be lower); INT8 not published",
+        memory: MemoryKind::Unified,
+        source: source!("nvidia.com DGX Spark: 1 PF FP4 with sparsity only; derived dense: /2 sparsity, /2 per precision step -> FP8 250, BF16 125 (FP32-accumulate rate not published; may be lower); INT8 not published"),
     },
     GpuMarket {
         id: "jetson-agx-orin-64gb",
@@ -922,7 +1022,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(85.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "nvidia.com Jetson AGX Orin: GPU 170 INT8 TOPS sparse -> 85.2 dense; FP16 tensor derived: 16 SM x 2048 FLOP/clk x 1.3 GHz (DLA not counted)",
+        memory: MemoryKind::Unified,
+        source: source!("nvidia.com Jetson AGX Orin: GPU 170 INT8 TOPS sparse -> 85.2 dense; FP16 tensor derived: 16 SM x 2048 FLOP/clk x 1.3 GHz (DLA not counted)"),
     },
     GpuMarket {
         id: "mi300a",
@@ -931,7 +1032,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(1961.2),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "amd.com Instinct MI300A datasheet: 980.6 FP16/BF16, 1961.2 FP8 / INT8 dense; sold in HPC systems, no per-hour list found",
+        memory: MemoryKind::Hbm,
+        source: source!("amd.com Instinct MI300A datasheet: 980.6 FP16/BF16, 1961.2 FP8 / INT8 dense; sold in HPC systems, no per-hour list found"),
     },
     GpuMarket {
         id: "ryzen-ai-max-395-128gb",
@@ -940,7 +1042,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: Some(59.4),
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "derived: Radeon 8060S RDNA3.5 WMMA, 40 CU x 512 FP16 FLOP/clk x 2.9 GHz; INT8 at the FP16 rate; NPU not counted",
+        memory: MemoryKind::Unified,
+        source: source!("derived: Radeon 8060S RDNA3.5 WMMA, 40 CU x 512 FP16 FLOP/clk x 2.9 GHz; INT8 at the FP16 rate; NPU not counted"),
     },
     GpuMarket {
         id: "apple-m1-pro-16gb",
@@ -949,7 +1052,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Pro 16-core GPU 5.2 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Pro 16-core GPU 5.2 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m1-pro-32gb",
@@ -958,7 +1062,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Pro 16-core GPU 5.2 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Pro 16-core GPU 5.2 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m1-max-32gb",
@@ -967,7 +1072,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Max 32-core GPU 10.4 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Max 32-core GPU 10.4 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m1-max-64gb",
@@ -976,7 +1082,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Max 32-core GPU 10.4 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Max 32-core GPU 10.4 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m1-ultra-64gb",
@@ -985,7 +1092,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Ultra 64-core GPU 21 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Ultra 64-core GPU 21 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m1-ultra-128gb",
@@ -994,7 +1102,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Ultra 64-core GPU 21 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M1 Ultra 64-core GPU 21 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m2-pro-16gb",
@@ -1003,7 +1112,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Pro 19-core GPU 6.8 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Pro 19-core GPU 6.8 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m2-pro-32gb",
@@ -1012,7 +1122,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Pro 19-core GPU 6.8 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Pro 19-core GPU 6.8 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m2-max-32gb",
@@ -1021,7 +1132,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m2-max-64gb",
@@ -1030,7 +1142,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m2-max-96gb",
@@ -1039,7 +1152,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Max 38-core GPU 13.6 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m2-ultra-64gb",
@@ -1048,7 +1162,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32 (full GPU)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32 (full GPU)"),
     },
     GpuMarket {
         id: "apple-m2-ultra-128gb",
@@ -1057,7 +1172,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m2-ultra-192gb",
@@ -1066,7 +1182,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): apple.com M2 Ultra 76-core GPU 27.2 TFLOPS FP32"),
     },
     GpuMarket {
         id: "apple-m3-pro-18gb",
@@ -1075,7 +1192,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 18-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 18-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-pro-36gb",
@@ -1084,7 +1202,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 18-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 18-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-max-36gb",
@@ -1093,7 +1212,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 30-core GPU (the 36GB configuration)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 30-core GPU (the 36GB configuration)"),
     },
     GpuMarket {
         id: "apple-m3-max-48gb",
@@ -1102,7 +1222,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-max-64gb",
@@ -1111,7 +1232,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-max-96gb",
@@ -1120,7 +1242,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 30-core GPU (the 96GB configuration)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 30-core GPU (the 96GB configuration)"),
     },
     GpuMarket {
         id: "apple-m3-max-128gb",
@@ -1129,7 +1252,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 40-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-ultra-96gb",
@@ -1138,7 +1262,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 60-core GPU (the 96GB configuration)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 60-core GPU (the 96GB configuration)"),
     },
     GpuMarket {
         id: "apple-m3-ultra-256gb",
@@ -1147,7 +1272,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 80-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 80-core GPU"),
     },
     GpuMarket {
         id: "apple-m3-ultra-512gb",
@@ -1156,7 +1282,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 80-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M3): cores x 256 FLOP/clk x 1.398 GHz (hmc-tech.com: 30-core M3 Max 10.74, 40-core 14.32): 80-core GPU"),
     },
     GpuMarket {
         id: "apple-m4-pro-24gb",
@@ -1165,7 +1292,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed"),
     },
     GpuMarket {
         id: "apple-m4-pro-48gb",
@@ -1174,7 +1302,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed"),
     },
     GpuMarket {
         id: "apple-m4-pro-64gb",
@@ -1183,7 +1312,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 20-core GPU, M4 Max clock assumed"),
     },
     GpuMarket {
         id: "apple-m4-max-36gb",
@@ -1192,7 +1322,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 32-core GPU (the 36GB configuration)",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 32-core GPU (the 36GB configuration)"),
     },
     GpuMarket {
         id: "apple-m4-max-48gb",
@@ -1201,7 +1332,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU"),
     },
     GpuMarket {
         id: "apple-m4-max-64gb",
@@ -1210,7 +1342,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU"),
     },
     GpuMarket {
         id: "apple-m4-max-128gb",
@@ -1219,7 +1352,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU",
+        memory: MemoryKind::Unified,
+        source: source!("Apple GPU, FP16 at the FP32 rate (no matrix units): derived (Apple publishes no TFLOPS for M4): cores x 256 FLOP/clk x 1.678 GHz (hmc-tech.com: 32-core M4 Max 13.74): 40-core GPU"),
     },
     GpuMarket {
         id: "gaudi2",
@@ -1228,7 +1362,8 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "intel.com Gaudi 2: 432 TFLOPS BF16, 865 FP8 (MME); INT8 not published; no per-hour list found (Intel Tiber cloud, no public rate read)",
+        memory: MemoryKind::Hbm,
+        source: source!("intel.com Gaudi 2: 432 TFLOPS BF16, 865 FP8 (MME); INT8 not published; no per-hour list found (Intel Tiber cloud, no public rate read)"),
     },
     GpuMarket {
         id: "gaudi3",
@@ -1237,9 +1372,10 @@ pub(crate) static GPU_MARKET: &[GpuMarket] = &[
         tops_int8: None,
         usd_per_hour: None,
         availability: Availability::Buy,
-        source: "intel.com Gaudi 3: 1835 TFLOPS BF16 and FP8 (MME); INT8 not published; no per-hour list found (IBM Cloud, no public rate read)",
+        memory: MemoryKind::Hbm,
+        source: source!("intel.com Gaudi 3: 1835 TFLOPS BF16 and FP8 (MME); INT8 not published; no per-hour list found (IBM Cloud, no public rate read)"),
     },
 ];
 
 /// The month the prices were read (most lists above were read in September 2026).
-pub(crate) const PRICES_AS_OF: &str = "2026-09";
+pub const PRICES_AS_OF: &str = "2026-09";

@@ -5,6 +5,7 @@
 //! names of pre-quantised uploads (`…-AWQ`, `…-GPTQ-Int4`, `…-FP8`, `unsloth/…-bnb-4bit`,
 //! `…-GGUF:Q4_K_M`), which [`lookup`] maps to the base entry and the weight format.
 
+mod gpu_market;
 mod gpus;
 mod gpus_consumer;
 mod gpus_datacenter;
@@ -19,6 +20,7 @@ mod models_moe;
 mod models_moe_extra;
 mod models_recent;
 
+pub use gpu_market::{GpuMarket, GPU_MARKET, PRICES_AS_OF};
 pub use gpus::GPUS;
 pub use gpus_hpu::HPUS;
 pub use gpus_unified::UNIFIED_MEMORY;
@@ -32,7 +34,7 @@ pub(crate) use models_moe_extra::MORE_MOE_MODELS;
 pub(crate) use models_recent::RECENT_MODELS;
 
 use crate::model::ModelArch;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A model in the catalog.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -120,6 +122,54 @@ pub enum Interconnect {
     /// RoCE Ethernet ports on the accelerator itself (Intel Gaudi); value: GB/s per device,
     /// bidirectional, all ports.
     Ethernet(u32),
+}
+
+/// Where a card can be had: what a renter can rent by the hour, and what must be bought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Availability {
+    /// Rented on demand from clouds and GPU clouds (A100, H100, L4, L40S, MI300X …).
+    Cloud,
+    /// Rented mostly on community marketplaces (RTX 3090 / 4090 / 5090, RTX A6000 …).
+    Marketplace,
+    /// Bought, not rented in practice (desktop cards rarely listed, Apple, Jetson, DGX Spark).
+    Buy,
+}
+
+impl Availability {
+    /// The stable id (`cloud`, `marketplace`, `buy`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Availability::Cloud => "cloud",
+            Availability::Marketplace => "marketplace",
+            Availability::Buy => "buy",
+        }
+    }
+
+    /// The value whose [`Availability::id`] is `id`.
+    pub fn from_id(id: &str) -> Option<Availability> {
+        Availability::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    /// Every value, from the narrowest reach to the widest.
+    pub const ALL: [Availability; 3] = [
+        Availability::Cloud,
+        Availability::Marketplace,
+        Availability::Buy,
+    ];
+}
+
+/// What a card's memory is made of: HBM stacks reach a smaller share of their rated bandwidth
+/// in a one-sequence decode step than GDDR or LPDDR (fitted in `speed`, per kind, not per card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryKind {
+    /// High-bandwidth memory stacks (A100, H100, MI300X, V100, A30 …).
+    Hbm,
+    /// GDDR on a board (GeForce, Radeon, RTX workstation cards, L4, L40S …).
+    Gddr,
+    /// The system's LPDDR shared with the CPU (Apple silicon, DGX Spark, Ryzen AI Max, Jetson).
+    Unified,
 }
 
 /// GPU generation, where it changes a runtime constant (cuBLAS workspace size).
@@ -229,4 +279,10 @@ pub fn all_gpus() -> impl Iterator<Item = &'static Gpu> {
 /// Looks a GPU (or unified-memory machine) up by id.
 pub fn gpu(id: &str) -> Option<&'static Gpu> {
     all_gpus().find(|g| g.id == id)
+}
+
+/// Speed and market facts of a card by id: dense tensor throughput, the dated reference price,
+/// where it can be had, its memory kind.
+pub fn market(id: &str) -> Option<&'static GpuMarket> {
+    GPU_MARKET.iter().find(|m| m.id == id)
 }

@@ -551,6 +551,49 @@ impl PhaseSet {
     }
 }
 
+/// The work of one denoising step of a transformer (DiT) pipeline, and the step count its
+/// reference recipe runs: `(FLOPs per step, default steps)`. FLOPs are
+/// `2 × denoiser params × tokens + 4 × layers × tokens² × hidden` (the projections and the
+/// attention products) for every latent and joint text token, doubled under classifier-free
+/// guidance (a batch of two, or two calls). `None` for UNet pipelines (convolutions at several
+/// resolutions: no single token count) and unknown pipelines. Two-expert pipelines (Wan 2.2
+/// A14B) run one expert per step: the larger is counted.
+///
+/// Steps are each pipeline's `num_inference_steps` default in diffusers (28 for FLUX.1 and SD3,
+/// 50 for the video pipelines and Qwen-Image), and the 4 its model card gives FLUX.1 schnell.
+pub fn denoise_step_flops(g: &Generation) -> Option<(f64, u32)> {
+    let p = pipeline_of(g).ok()?;
+    if !p.unet.is_empty() {
+        return None;
+    }
+    let s = working_set::shape(p, g);
+    let patch = u64::from(p.patch.max(1));
+    let image = (s.latent_h / patch) * (s.latent_w / patch) * s.latent_frames.max(1);
+    let refs = if p.reference_image { 2 } else { 1 };
+    let text = if p.joint_text {
+        u64::from(p.text_tokens)
+    } else {
+        0
+    };
+    let tokens = (image * refs + text) as f64;
+    let params = p
+        .parts
+        .iter()
+        .filter(|part| part.role == pipelines::Role::Denoiser)
+        .map(|part| part.params)
+        .max()? as f64;
+    let layers = f64::from(p.denoiser_layers);
+    let hidden = f64::from(p.denoiser_hidden);
+    let per_call = 2.0 * params * tokens + 4.0 * layers * tokens * tokens * hidden;
+    let calls = if p.cfg && g.guidance { 2.0 } else { 1.0 };
+    let steps = match p.id {
+        "flux1-schnell" => 4,
+        id if id.starts_with("flux1") || id.starts_with("sd3") || id.starts_with("sd35") => 28,
+        _ => 50,
+    };
+    Some((per_call * calls * f64::from(g.batch.max(1)), steps))
+}
+
 /// Bytes of each loaded part (catalog id, bytes), in catalog order, without the parts
 /// `drop_text_encoders` leaves off the GPU.
 pub fn part_bytes(g: &Generation) -> Result<Vec<(&'static str, u64)>, DiffusionError> {

@@ -37,7 +37,58 @@ pub enum Engine {
     Transformers(transformers::Transformers),
 }
 
+/// Which serving engine, without its settings: the closed set the UI lists and the software
+/// stack is checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    /// vLLM.
+    Vllm,
+    /// SGLang.
+    Sglang,
+    /// llama.cpp.
+    LlamaCpp,
+    /// Hugging Face Transformers.
+    Transformers,
+}
+
+impl EngineKind {
+    /// Every engine, in the order the UI offers them.
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::Vllm,
+        EngineKind::Sglang,
+        EngineKind::LlamaCpp,
+        EngineKind::Transformers,
+    ];
+
+    /// The stable id: the scenario's key for the engine (`vllm`, `sglang`, `llama_cpp`,
+    /// `transformers`).
+    pub fn id(self) -> &'static str {
+        match self {
+            EngineKind::Vllm => "vllm",
+            EngineKind::Sglang => "sglang",
+            EngineKind::LlamaCpp => "llama_cpp",
+            EngineKind::Transformers => "transformers",
+        }
+    }
+
+    /// The engine whose [`EngineKind::id`] is `id`.
+    pub fn from_id(id: &str) -> Option<EngineKind> {
+        EngineKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+}
+
 impl Engine {
+    /// Which engine this is.
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            Engine::Vllm(_) => EngineKind::Vllm,
+            Engine::Sglang(_) => EngineKind::Sglang,
+            Engine::LlamaCpp(_) => EngineKind::LlamaCpp,
+            Engine::Transformers(_) => EngineKind::Transformers,
+        }
+    }
+
     /// The tensor-parallel size the engine is set to use, if it says.
     pub fn tensor_parallel(&self) -> Option<u32> {
         match self {

@@ -686,6 +686,58 @@ impl ModelArch {
         outer.saturating_add(layers)
     }
 
+    /// Parameters one token's forward pass multiplies with, which a decode step reads: every
+    /// tensor but the token embedding (one row is looked up; kept when tied, since it is then
+    /// the output head), the per-layer embedding table (a lookup in host memory) and the vision
+    /// tower, with each MoE layer's routed experts counted `active / experts` (the router picks
+    /// `active` of them per token). What prefill FLOPs (`2 × this × tokens`) and the speed model
+    /// build on.
+    pub fn active_param_count(&self) -> u64 {
+        let (before, after) = self.outer_tensors();
+        let read = |t: &Tensor| match t.kind {
+            TensorKind::TokenEmbd => self.tied_embeddings,
+            TensorKind::PerLayerEmbd | TensorKind::Vision => false,
+            _ => true,
+        };
+        let outer = sum(before
+            .iter()
+            .chain(&after)
+            .filter(|t| read(t))
+            .map(Tensor::numel));
+        let (active, experts) = self
+            .moe
+            .map_or((1, 1), |m| (u64::from(m.active), u64::from(m.experts.max(1))));
+        let layer = |i: u32| {
+            sum(self.layer_tensors(i).iter().filter(|t| read(t)).map(|t| {
+                if t.kind.is_expert() {
+                    t.numel() / experts * active.min(experts)
+                } else {
+                    t.numel()
+                }
+            }))
+        };
+        let layers = sum(self
+            .layer_kinds(0, self.layers)
+            .into_iter()
+            .map(|(i, n)| mul(layer(i), n)));
+        outer.saturating_add(layers)
+    }
+
+    /// Parameters of every routed expert of every MoE layer (0 for a dense model).
+    pub fn routed_expert_param_count(&self) -> u64 {
+        sum(self
+            .layer_kinds(0, self.layers)
+            .into_iter()
+            .map(|(i, n)| {
+                let experts = sum(self
+                    .layer_tensors(i)
+                    .iter()
+                    .filter(|t| t.kind.is_expert())
+                    .map(Tensor::numel));
+                mul(experts, n)
+            }))
+    }
+
     /// Parameters of the checkpoint's multi-token-prediction layers ([`ModelArch::mtp_layers`]),
     /// which the served model does not load. Each is one more decoder layer shaped as the last
     /// one (attention with the MoE or MLP block; for hybrids a full-attention layer, which the

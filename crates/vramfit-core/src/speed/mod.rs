@@ -1,0 +1,317 @@
+//! How fast a plan runs: decode tokens/s per request and for all requests, prefill tokens/s and
+//! the time to first token (serving); tokens/s and step time (training); seconds per image or
+//! video (generation). Mechanisms, with the efficiencies fitted per family in [`fitted`]:
+//!
+//! - **A decode step** reads, on each GPU, the weights every token multiplies with
+//!   ([`crate::model::ModelArch::active_param_count`]: for MoE the routed experts a batch touches,
+//!   `E · (1 − (1 − k/E)^B)` of `E` for `B` sequences routed to `k` each, plus shared experts and
+//!   attention) and each sequence's KV cache at half its context (the mean over a request that
+//!   fills it), over the card's memory bandwidth × the fitted share; layers in host RAM (llama.cpp
+//!   `-ngl` below all) are read over [`HOST_BANDWIDTH_GB_S`]. A batch is memory-bound until its
+//!   FLOPs (`2 × active params × B`, plus attention) over the card's dense peak take longer (a
+//!   roofline). A fixed time per layer covers launches and small operations.
+//! - **Tensor parallel** divides the bytes and FLOPs and adds two all-reduces per layer of
+//!   `B × hidden × 2` bytes (ring: `2(n−1)/n` of it over the link, plus a latency per call:
+//!   [`NVLINK_LATENCY_S`] / [`PCIE_LATENCY_S`], bandwidths from the catalog; PCIe 4.0 ×16 where
+//!   there is no link). **Layer split** (llama.cpp's default, `device_map="auto"`) runs the cards
+//!   one after the other: the step is that of one card reading every layer (its users measure no
+//!   decode speed-up). **Replicas** add up.
+//! - **Prefill** is compute: `2 × active params × tokens + 2 × layers × tokens² × q width`
+//!   (causal attention) over the card's peak for the format, at llama.cpp's fitted share, or
+//!   [`fitted::GEMM_PREFILL_SHARE`] for the GEMM engines. The time to first token is one
+//!   prompt of the full context.
+
+pub mod fitted;
+mod work;
+
+use crate::catalog::{self, Gpu, GpuMarket, Interconnect, MemoryKind, Vendor};
+use crate::dispatch::Job;
+use crate::engine::{Engine, EngineKind};
+use crate::format::WeightFormat;
+use crate::plan::{Plan, Split};
+use crate::scenario::Workload;
+use fitted::{Backend, WeightClass};
+use serde::Serialize;
+
+pub use work::{GenerationSpeed, TrainingSpeed};
+
+/// Host memory bandwidth assumed for weights kept in host RAM, GB/s: dual-channel DDR5 as a
+/// decode step reaches it (about 60 % of DDR5-6400's 102 GB/s).
+pub const HOST_BANDWIDTH_GB_S: f64 = 60.0;
+/// Latency of one small all-reduce over NVLink / xGMI, seconds (NCCL's and vLLM's custom
+/// all-reduce reach single-digit microseconds on one node).
+pub const NVLINK_LATENCY_S: f64 = 8.0e-6;
+/// Latency of one small all-reduce over PCIe, seconds.
+pub const PCIE_LATENCY_S: f64 = 25.0e-6;
+/// Usable one-way PCIe 4.0 ×16 bandwidth, GB/s, for cards without a link.
+pub const PCIE_GB_S: f64 = 25.0;
+
+/// What limits a figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// Reading weights and KV cache from GPU memory.
+    Memory,
+    /// Matrix throughput.
+    Compute,
+    /// Reading layers kept in host RAM.
+    HostMemory,
+}
+
+/// How fast a serving plan runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ServingSpeed {
+    /// Tokens per second each request receives while all its replica's sequences decode
+    /// together (one sequence alone when one is asked).
+    pub decode_tokens_per_s: f64,
+    /// Tokens per second of all the plan's sequences together.
+    pub decode_tokens_per_s_total: f64,
+    /// Prompt tokens per second for one prompt of the full context.
+    pub prefill_tokens_per_s: f64,
+    /// Time to the first token of one prompt of the full context, milliseconds.
+    pub time_to_first_token_ms: f64,
+    /// The decode figures' error band, ± percent (what the calibration measures).
+    pub error_band_percent: u32,
+    /// The prefill figures' error band, ± percent.
+    pub prefill_error_band_percent: u32,
+    /// What limits the decode step.
+    pub basis: Bound,
+    /// Whether the engine is one the calibration set measured (llama.cpp); the others' bands are
+    /// widened.
+    pub calibrated: bool,
+}
+
+/// How fast a plan runs, by workload.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Speed {
+    /// Serving.
+    Serving(ServingSpeed),
+    /// Training and fine-tuning.
+    Training(TrainingSpeed),
+    /// Image and video generation.
+    Generation(GenerationSpeed),
+}
+
+impl Speed {
+    /// Output tokens per second of the whole plan, where the workload produces tokens.
+    pub fn output_tokens_per_s(&self) -> Option<f64> {
+        match self {
+            Speed::Serving(s) => Some(s.decode_tokens_per_s_total),
+            Speed::Training(t) => Some(t.tokens_per_s),
+            Speed::Generation(_) => None,
+        }
+    }
+}
+
+/// The speed of `plan` for `job`; `None` for a typed memory size (no card to know the speed of)
+/// or a custom workload.
+pub fn of_plan(job: &Job, plan: &Plan) -> Option<Speed> {
+    let gpu = catalog::gpu(plan.card.gpu?)?;
+    let market = catalog::market(gpu.id)?;
+    match job.workload {
+        Workload::Inference(_) => serving(job, plan, gpu, market).map(Speed::Serving),
+        Workload::Train(t) => work::training(job, t, plan, gpu, market).map(Speed::Training),
+        Workload::GenerateImage(g) | Workload::GenerateVideo(g) => {
+            work::generation(g, plan, gpu, market).map(Speed::Generation)
+        }
+        Workload::Custom(_) => None,
+    }
+}
+
+/// The backend llama.cpp runs on a card.
+pub fn backend(gpu: &Gpu) -> Backend {
+    match gpu.vendor {
+        Vendor::Nvidia => Backend::Cuda,
+        Vendor::Amd => Backend::Rocm,
+        Vendor::Intel => Backend::Vulkan,
+        Vendor::Apple => Backend::Metal,
+    }
+}
+
+/// The class of a weight format for the speed model.
+pub fn weight_class(w: WeightFormat) -> WeightClass {
+    match w.nominal_bits() {
+        0..=6 => WeightClass::Four,
+        7..=12 => WeightClass::Eight,
+        _ => WeightClass::Float,
+    }
+}
+
+/// The card's dense peak for a format's matrix products, TFLOPS: FP8 units for FP8 weights where
+/// the card has them, INT8 for W8A8, the 16-bit rate otherwise. llama.cpp multiplies quantised
+/// weights in int8 (MMQ) and 16-bit ones with half-precision accumulation, which GeForce cards run
+/// at twice their FP32-accumulate rate.
+pub fn peak_tflops(m: &GpuMarket, gpu: &Gpu, w: WeightFormat, engine: Option<EngineKind>) -> f64 {
+    let f16 = m.tflops_16;
+    let int8 = m.tops_int8;
+    if engine == Some(EngineKind::LlamaCpp) {
+        return match weight_class(w) {
+            WeightClass::Float if geforce(gpu) => 2.0 * f16,
+            WeightClass::Float => f16,
+            _ => int8.unwrap_or(f16),
+        };
+    }
+    match w {
+        WeightFormat::Fp8 | WeightFormat::Fp8Block => m.tflops_fp8.unwrap_or(f16),
+        WeightFormat::Int8 => int8.unwrap_or(f16),
+        _ => f16,
+    }
+}
+
+fn geforce(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && gpu.segment == catalog::Segment::Consumer
+}
+
+/// The share of its rated bandwidth a card's decode step reaches for a weight class.
+fn bandwidth_share(gpu: &Gpu, m: &GpuMarket, class: WeightClass) -> f64 {
+    let memory = if m.memory == MemoryKind::Hbm {
+        fitted::HBM_DECODE_SHARE
+    } else {
+        1.0
+    };
+    fitted::decode_bandwidth_share(backend(gpu)) * fitted::decode_class_share(class) * memory
+}
+
+/// Seconds per all-reduce of `bytes` over `n` cards linked as the card's interconnect says.
+fn all_reduce_s(gpu: &Gpu, n: u64, bytes: f64) -> f64 {
+    if n <= 1 {
+        return 0.0;
+    }
+    let (gb_s, latency) = match gpu.interconnect {
+        // Catalog figures are bidirectional; a ring sends one way at a time.
+        Interconnect::NvLink(x) | Interconnect::Xgmi(x) | Interconnect::Ethernet(x) => {
+            (f64::from(x) / 2.0, NVLINK_LATENCY_S)
+        }
+        Interconnect::PcieOnly => (PCIE_GB_S, PCIE_LATENCY_S),
+    };
+    let ring = 2.0 * (n as f64 - 1.0) / n as f64;
+    latency + ring * bytes / (gb_s * 1e9)
+}
+
+/// Bytes a decode step of `batch` sequences reads per token position from the weights, whole
+/// model: the non-expert active weights and the routed experts the batch touches.
+fn weight_bytes_read(job: &Job, whole_bytes: u64, batch: f64) -> f64 {
+    let arch = job.arch;
+    let total = arch.param_count().max(1) as f64;
+    let active = arch.active_param_count() as f64;
+    let share = match arch.moe {
+        Some(m) if m.experts > 0 && m.active > 0 => {
+            let e = f64::from(m.experts);
+            let k = f64::from(m.active.min(m.experts));
+            let experts = arch.routed_expert_param_count() as f64;
+            let per_token = experts * k / e;
+            let touched = experts * (1.0 - (1.0 - k / e).powf(batch.max(1.0)));
+            (active - per_token + touched) / total
+        }
+        _ => active / total,
+    };
+    whole_bytes as f64 * share.clamp(0.0, 1.0)
+}
+
+fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSpeed> {
+    let engine = job.engine.map(Engine::kind);
+    let llama_cpp = engine == Some(EngineKind::LlamaCpp);
+    let tp = match plan.split {
+        Split::TensorParallel => u64::from(plan.count.max(1)),
+        _ => 1,
+    };
+    let replicas = if plan.split == Split::Replicas {
+        f64::from(plan.count.max(1))
+    } else {
+        1.0
+    };
+    let batch = f64::from(plan.sequences_per_replica.max(1));
+    let class = weight_class(job.weights);
+    let bw = f64::from(gpu.bandwidth_gb_s) * 1e9 * bandwidth_share(gpu, m, class);
+    if bw <= 0.0 {
+        return None;
+    }
+    let arch = job.arch;
+    let layers = f64::from(arch.layers.max(1));
+    let whole = job.footprint.get(1).0;
+    // Weights kept in host RAM (llama.cpp partial offload) are read over the host's bandwidth.
+    let host = plan.host_bytes.min(whole) as f64;
+    let read = weight_bytes_read(job, whole, batch);
+    let on_gpu_share = if whole == 0 {
+        1.0
+    } else {
+        1.0 - host / whole as f64
+    };
+    let weights_gpu = read * on_gpu_share / tp as f64;
+    let weights_host = read * (1.0 - on_gpu_share);
+    let mean_context = (job.context_tokens / 2).max(1);
+    let kv = crate::budget::kv_cache::per_sequence(arch, mean_context, tp, job.kv_cache.bits())
+        as f64;
+    let active = arch.active_param_count() as f64;
+    let q_width = f64::from(arch.heads) * f64::from(arch.head_dim);
+    let peak = peak_tflops(m, gpu, job.weights, engine) * 1e12;
+    let decode_flops =
+        batch * (2.0 * active + 4.0 * layers * q_width * mean_context as f64) / tp as f64;
+    let t_mem = (weights_gpu + batch * kv) / bw;
+    let t_host = weights_host / (HOST_BANDWIDTH_GB_S * 1e9);
+    let t_compute = decode_flops / (peak * fitted::GEMM_PREFILL_SHARE);
+    let overhead = layers * fitted::decode_layer_overhead_s(backend(gpu));
+    let comm = 2.0 * layers * all_reduce_s(gpu, tp, batch * f64::from(arch.hidden) * 2.0);
+    let step = t_mem.max(t_compute) + t_host + overhead + comm;
+    let basis = if t_host > t_mem.max(t_compute) {
+        Bound::HostMemory
+    } else if t_compute > t_mem {
+        Bound::Compute
+    } else {
+        Bound::Memory
+    };
+    let prompt = job.context_tokens.max(1) as f64;
+    let prefill_s = prefill_seconds(job, gpu, m, engine, prompt, tp) + comm_prefill(gpu, job, tp);
+    let band = |b: u32| {
+        if llama_cpp {
+            b
+        } else {
+            (f64::from(b) * fitted::UNCALIBRATED_BAND_FACTOR).ceil() as u32
+        }
+    };
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    Some(ServingSpeed {
+        decode_tokens_per_s: finite(1.0 / step),
+        decode_tokens_per_s_total: finite(batch * replicas / step),
+        prefill_tokens_per_s: finite(prompt / prefill_s),
+        time_to_first_token_ms: finite((prefill_s + step) * 1e3),
+        error_band_percent: band(fitted::DECODE_BAND_PERCENT),
+        prefill_error_band_percent: band(fitted::PREFILL_BAND_PERCENT),
+        basis,
+        calibrated: llama_cpp,
+    })
+}
+
+/// Seconds to prefill `tokens` of one prompt.
+pub fn prefill_seconds(
+    job: &Job,
+    gpu: &Gpu,
+    m: &GpuMarket,
+    engine: Option<EngineKind>,
+    tokens: f64,
+    tp: u64,
+) -> f64 {
+    let arch = job.arch;
+    let layers = f64::from(arch.layers.max(1));
+    let q_width = f64::from(arch.heads) * f64::from(arch.head_dim);
+    let flops = (2.0 * arch.active_param_count() as f64 * tokens
+        + 2.0 * layers * tokens * tokens * q_width)
+        / tp as f64;
+    let peak = peak_tflops(m, gpu, job.weights, engine);
+    let rate = if engine == Some(EngineKind::LlamaCpp) {
+        let class = weight_class(job.weights);
+        fitted::prefill_scale(backend(gpu))
+            * fitted::prefill_class_share(class)
+            * peak.powf(fitted::PREFILL_EXPONENT)
+    } else {
+        peak * fitted::GEMM_PREFILL_SHARE
+    };
+    flops / (rate.max(1e-9) * 1e12) + layers * fitted::PREFILL_LAYER_OVERHEAD_S
+}
+
+/// All-reduce time of one prompt's prefill under tensor parallel.
+fn comm_prefill(gpu: &Gpu, job: &Job, tp: u64) -> f64 {
+    let bytes = job.context_tokens as f64 * f64::from(job.arch.hidden) * 2.0;
+    2.0 * f64::from(job.arch.layers) * all_reduce_s(gpu, tp, bytes)
+}
