@@ -35,6 +35,7 @@ fn scenario(
         },
         headroom_percent: 10,
         engine: None,
+        ..Scenario::example()
     }
 }
 

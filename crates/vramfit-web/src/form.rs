@@ -235,6 +235,7 @@ impl Form {
             },
             headroom_percent,
             engine,
+            ..Scenario::example()
         };
         for (field, err) in scenario.validate() {
             if let Some(input) = input_of(field) {
