@@ -44,6 +44,25 @@ pub fn sync_readme_section(name: &str, table: &str) -> Result<(), String> {
     ))
 }
 
+/// Checks that the generated document `docs/NAME` holds `text`; with `UPDATE_DOCS=1` (refused
+/// under `CI`, where a stale document must fail) it writes it instead.
+pub fn sync_doc(name: &str, text: &str) -> Result<(), String> {
+    let path = repo_root().join("docs").join(name);
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    if current == text {
+        return Ok(());
+    }
+    if std::env::var("UPDATE_DOCS").as_deref() == Ok("1") {
+        if std::env::var_os("CI").is_some() {
+            return Err(format!("docs/{name} is stale, and UPDATE_DOCS is refused under CI"));
+        }
+        return std::fs::write(&path, text).map_err(|e| format!("docs/{name}: {e}"));
+    }
+    Err(format!(
+        "docs/{name} is stale: run `UPDATE_DOCS=1 cargo test -p vramfit-tests` and commit"
+    ))
+}
+
 /// Ends an accuracy report: prints the markdown `rows`, fails on any case outside its bound (listed
 /// in `failures`), then checks the README section `name` holds the same table.
 #[track_caller]

@@ -138,6 +138,15 @@ pub use plan::{Plan, Split, Verdict, VerdictReason};
 pub use price::{Cost, PriceSource};
 pub use recommend::{LeftOut, Offer, Recommendation};
 pub use speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};
+
+/// The speed model's error bands, ± percent: (decode, prefill), as the calibration measures them
+/// (the test `tests/tests/speed_calibration.rs` holds them to its rows).
+pub fn speed_bands() -> (u32, u32) {
+    (
+        speed::fitted::DECODE_BAND_PERCENT,
+        speed::fitted::PREFILL_BAND_PERCENT,
+    )
+}
 pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.

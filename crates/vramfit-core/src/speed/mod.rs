@@ -230,8 +230,16 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     let arch = job.arch;
     let layers = f64::from(arch.layers.max(1));
     let whole = job.footprint.get(1).0;
-    // Weights kept in host RAM (llama.cpp partial offload) are read over the host's bandwidth.
-    let host = plan.host_bytes.min(whole) as f64;
+    // Layers kept in host RAM (llama.cpp `-ngl` below the layer count: the first layers stay on
+    // the CPU) are read over the host's bandwidth.
+    let host = match job.engine {
+        Some(Engine::LlamaCpp(l)) => l
+            .n_gpu_layers
+            .filter(|n| *n < arch.layers)
+            .map_or(0, |n| job.footprint.layer_bytes(0, u64::from(arch.layers - n))),
+        _ => 0,
+    }
+    .min(whole) as f64;
     let read = weight_bytes_read(job, whole, batch);
     let on_gpu_share = if whole == 0 {
         1.0
