@@ -110,3 +110,41 @@ pub fn catalog_value(kind: &str) -> Option<Value> {
 pub fn catalog(kind: &str) -> Option<String> {
     catalog_value(kind).map(|v| v.to_string())
 }
+
+/// `vramfit runs-on GPU [--count N] [--engine E]`: every catalog model in its common formats on
+/// the card, as a JSON array of `{model, weights, fits, verdict, max_context_tokens,
+/// decode_tokens_per_s}`. `Err` carries the message for a bad command line.
+pub fn runs_on(args: &[String]) -> Result<String, String> {
+    let mut gpu = None;
+    let mut count = 1u32;
+    let mut engine = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--count" => {
+                count = it
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or("--count takes a whole number of cards (1 to 64)")?;
+            }
+            "--engine" => {
+                let id = it.next().ok_or("--engine takes vllm, sglang, llama_cpp or transformers")?;
+                engine = Some(
+                    vramfit_core::EngineKind::from_id(&id.replace('-', "_"))
+                        .ok_or(format!("unknown engine `{id}` (vllm, sglang, llama_cpp, transformers)"))?,
+                );
+            }
+            id if gpu.is_none() => {
+                gpu = Some(
+                    vramfit_core::catalog::gpu(id)
+                        .ok_or(format!("unknown GPU `{id}` (see `vramfit catalog gpus`)"))?,
+                );
+            }
+            other => return Err(format!("unexpected argument `{other}`")),
+        }
+    }
+    let gpu = gpu.ok_or("runs-on needs a GPU id, e.g. `vramfit runs-on rtx-4090`")?;
+    let list = vramfit_core::runs_on(gpu, count, engine).map_err(|e| format!("{e:?}"))?;
+    serde_json::to_string(&list).map_err(|e| e.to_string())
+}

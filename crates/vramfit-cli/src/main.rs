@@ -8,6 +8,8 @@
 //! ```
 //! `vramfit script pytorch|diffusers|vllm|llama-server FILE|-` prints the measurement script or command line
 //! for the scenario. `vramfit catalog models|gpus|pipelines` prints a catalog as a JSON array.
+//! `vramfit runs-on GPU [--count N] [--engine E]` lists every catalog model in its common formats
+//! on the card (fits, largest context, decode tokens/s).
 //! `vramfit inspect FILE [FILE …]` reads safetensors / GGUF headers (shards or splits of one model
 //! together) and prints their exact weights as JSON.
 //! Errors go to stderr as one JSON object (`{"error": …}`) with exit code 1 (bad scenario) or 2
@@ -19,7 +21,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
        vramfit script pytorch|diffusers|vllm|llama-server FILE|-  the measurement script / command
        vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)
-       vramfit inspect FILE [FILE ...]                   safetensors / GGUF headers in, exact weights JSON out";
+       vramfit inspect FILE [FILE ...]                   safetensors / GGUF headers in, exact weights JSON out
+       vramfit runs-on GPU [--count N] [--engine E]      every catalog model on the card: fits, largest context, tokens/s";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +36,21 @@ fn main() -> ExitCode {
                 Err((code, json)) => {
                     eprintln!("{json}");
                     ExitCode::from(code)
+                }
+            };
+        }
+    }
+    if let [cmd, rest @ ..] = args.as_slice() {
+        if cmd == "runs-on" {
+            return match vramfit_cli::runs_on(rest) {
+                Ok(json) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("{}", serde_json::json!({"error": {"kind": "usage", "message": message}}));
+                    eprintln!("{USAGE}");
+                    ExitCode::from(2)
                 }
             };
         }

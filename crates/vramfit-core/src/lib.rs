@@ -91,6 +91,7 @@ mod plan;
 mod price;
 mod recommend;
 mod rules;
+mod runs_on;
 mod scenario;
 mod speed;
 mod stack;
@@ -151,6 +152,8 @@ pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
+// What runs on a card (layer 13).
+pub use runs_on::{runs_on, RunsOn};
 // The allocator replay the closed-form training estimate is held to (tests only).
 #[cfg(feature = "replay")]
 pub use estimate::training_replay;

@@ -46,6 +46,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("fixes", 13),
     ("query", 13),
     ("header", 13),
+    ("runs_on", 13),
 ];
 
 /// Items re-exported at the crate root (`pub use module::…;` in `src/lib.rs`), each with the
