@@ -69,7 +69,11 @@ fn speed_against_llama_cpp_measurements() {
     let text = std::fs::read_to_string(calibration_file("speed_llama_cpp.json")).expect("rows");
     let data: Value = serde_json::from_str(&text).expect("json");
     let rows = data["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 80, "every row of the calibration set is used");
+    assert_eq!(
+        rows.len(),
+        vramfit_core::speed_calibration_rows(),
+        "every row of the calibration set is used, and the page says how many"
+    );
     let mut table = vec![
         "| row | card | cards | backend | model | weights | decode measured | predicted | error | prefill measured | predicted | error |".to_string(),
         "|---|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|".to_string(),
@@ -108,7 +112,7 @@ fn speed_against_llama_cpp_measurements() {
             pe.map_or("–".into(), |e| format!("{:+.0} %", e * 100.0)),
         ));
     }
-    assert_eq!(pp_err.len(), 80, "every row has a prefill figure");
+    assert_eq!(pp_err.len(), rows.len(), "every row has a prefill figure");
     let tg_median = percentile(&tg_err, 0.5);
     let tg_p80 = percentile(&tg_err, 0.8);
     let tg_within20 = tg_err.iter().filter(|e| e.abs() <= 0.2).count();

@@ -128,6 +128,7 @@ pub use training::{
 // The scenario, aggregating the workloads (layer 6).
 pub use scenario::{
     Hardware, ModelSource, RecommendBy, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
+    DEFAULT_REACH,
 };
 // Which software runs on which card (layer 7).
 pub use stack::StackGap;
@@ -139,6 +140,11 @@ pub use plan::{Plan, Split, Verdict, VerdictReason};
 pub use price::{Cost, PriceSource};
 pub use recommend::{LeftOut, Offer, Recommendation};
 pub use speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};
+
+/// Rows of published measurements the speed bands are measured on.
+pub fn speed_calibration_rows() -> usize {
+    speed::fitted::CALIBRATION_ROWS
+}
 
 /// The speed model's error bands, ± percent: (decode, prefill), as the calibration measures them
 /// (the test `tests/tests/speed_calibration.rs` holds them to its rows).

@@ -104,6 +104,7 @@ keys! {
         TextEncoderFormat, AsCheckpoint, CustomLegend, CustomHint, ItemName, ItemKind, ItemSize,
         ItemCount, AddItem, RemoveItem, ExampleItemScene, ExampleItemFrames, ExampleItemWorkspace, MaxResolution, MaxFrames, ResolutionChart, FramesChart,
         FileDropTitle, FileDropPrompt, FileDropPrivacy, FileDropReading, FileDropRefused, FileTensors, FileExactWeights, FileElements, FileArch, FileFiles, FileEstimateCheck, FileApplied, FileNoModel, FileBrowserError, FileReaderUnavailable, HeaderNotRecognized, HeaderMixedFormats, HeaderTruncated, HeaderTooLarge, HeaderUnsupportedVersion, HeaderShardSet, HeaderMalformed, PageTitle, ChartLegendImage, ChartLegendVideo, ChartCaptionSequence, ChartLegendSequence, WarnDoesNotFitTrain, WarnWithinHeadroomTrain, NoImageFits, NoFramesFit, GuidanceDistilled,
+        VerdictFitsPool, SpeedServing, SpeedServingOne, SpeedTraining, SpeedGeneration, Seconds, Milliseconds, UsdPerHour, UsdPerMillion, PriceReference, PriceUser, OffersTitle, RankPrice, RankCostPerToken, RankSpeed, ColPlan, ColGibPerGpu, ColTokPerRequest, ColTokAll, ColFirstToken, ColPerHour, ColPerMillion, ColSpeed, ColWhere, AvailCloud, AvailMarketplace, AvailBuy, SideBySideTitle, NoPrice, RankLabel, ReachLabel, ReachCloud, ReachMarketplace, ReachBuy, PriceLabel, PriceHint, PriceHintNone, ProblemPrice, LeftOutTitle, GapEngine, GapBitsandbytes, GapBf16, GapFp8, GapInt4, GapMxfp4, GapFlashAttention, SpeedHowTitle, SpeedHow, SpeedMeasure,
     }
 }
 

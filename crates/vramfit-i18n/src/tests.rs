@@ -8,6 +8,9 @@ const SAME_IN_ALL: &[Key] = &[
     Key::SearchPlaceholder,
     Key::PlanTitle,
     Key::EngineTransformers,
+    Key::Seconds,
+    Key::Milliseconds,
+    Key::ColPerHour,
 ];
 
 /// Keys that may equal English in a given language because they are proper nouns, units or
@@ -18,6 +21,10 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
         || matches!(
             k,
             CompCudaContext
+                | ColPlan
+                | ColGibPerGpu
+                | AvailCloud
+                | AvailMarketplace
                 | MethodLora
                 | TargetsQv
                 | TargetsQkv

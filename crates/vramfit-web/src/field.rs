@@ -29,6 +29,8 @@ pub enum Input {
     Item(usize),
     /// A generation setting, by scenario name.
     Generation(&'static str),
+    /// The user's price for the card shown.
+    Price,
 }
 
 /// What is wrong with a field.

@@ -9,8 +9,10 @@ use crate::train_form::TrainForm;
 use leptos::prelude::*;
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::{Field, SCENARIO_VERSION};
+use std::collections::BTreeMap;
+use vramfit_core::catalog::Availability;
 use vramfit_core::{
-    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelSource, Scenario,
+    resolve_model, Estimate, RecommendBy, Hardware, Inference, KvCacheFormat, ModelSource, Scenario,
     ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
 };
 
@@ -59,6 +61,16 @@ pub struct Form {
     pub image: GenForm,
     /// The video generation knobs.
     pub video: GenForm,
+    /// How the recommendation ranks plans: a [`RecommendBy::id`].
+    pub rank: RwSignal<String>,
+    /// The widest way of getting a card: an [`Availability::id`].
+    pub reach: RwSignal<String>,
+    /// The scenario's own prices per card-hour, as the link brought them.
+    pub prices: RwSignal<BTreeMap<String, f64>>,
+    /// The price typed for [`Form::price_card`] ("" = its reference price).
+    pub price: RwSignal<String>,
+    /// The card the typed price is for ("" = none typed).
+    pub price_card: RwSignal<String>,
 }
 
 /// Exact weight bytes from the user's file headers and what they were read for.
@@ -131,7 +143,45 @@ impl Form {
             custom: CustomForm::new(custom),
             image: GenForm::new(image, false),
             video: GenForm::new(video, true),
+            rank: RwSignal::new(s.recommend_by.id().to_string()),
+            reach: RwSignal::new(s.recommend_from.id().to_string()),
+            prices: RwSignal::new(s.prices_usd_per_hour.clone()),
+            price: RwSignal::new(String::new()),
+            price_card: RwSignal::new(String::new()),
         }
+    }
+
+    /// The text the price field shows for `card`: what was typed for it, else its price in the
+    /// scenario ("" = the reference price).
+    pub fn price_text(&self, card: &str) -> String {
+        if self.price_card.get() == card {
+            self.price.get()
+        } else {
+            self.prices
+                .with(|p| p.get(card).map(|x| vramfit_core::num::shortest(*x)))
+                .unwrap_or_default()
+        }
+    }
+
+    /// The prices of the scenario: the link's, with the typed one for its card (a problem when
+    /// it is not a number).
+    fn prices(&self, problems: &mut Vec<(Input, Problem)>) -> BTreeMap<String, f64> {
+        let mut prices = self.prices.get();
+        let card = self.price_card.get();
+        if !card.is_empty() {
+            let text = self.price.get();
+            if text.trim().is_empty() {
+                prices.remove(&card);
+            } else {
+                match parse_decimal(&text) {
+                    Ok(p) => {
+                        prices.insert(card, p);
+                    }
+                    Err(p) => problems.push((Input::Price, p)),
+                }
+            }
+        }
+        prices
     }
 
     /// The scenario the fields describe, or every field's problem.
@@ -235,7 +285,10 @@ impl Form {
             },
             headroom_percent,
             engine,
-            ..Scenario::example()
+            prices_usd_per_hour: self.prices(&mut problems),
+            recommend_by: RecommendBy::from_id(&self.rank.get()).unwrap_or_default(),
+            recommend_from: Availability::from_id(&self.reach.get())
+                .unwrap_or(vramfit_core::DEFAULT_REACH),
         };
         for (field, err) in scenario.validate() {
             if let Some(input) = input_of(field) {
@@ -272,6 +325,7 @@ fn input_of(field: Field) -> Option<Input> {
             _ => "pipeline",
         })),
         Field::UnquantizedModules | Field::WeightsBytes => Some(Input::Config),
+        Field::Price => Some(Input::Price),
         Field::Version => None,
     }
 }

@@ -12,9 +12,10 @@ use crate::numbers::params;
 use crate::reader::HeaderSummary;
 use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
-use crate::widgets::{field_error, NumberField};
+use crate::widgets::{field_error, NumberField, SelectField};
 use leptos::prelude::*;
-use vramfit_core::{catalog, Estimate, KvCacheFormat, WeightFormat, WorkloadKind};
+use vramfit_core::catalog::Availability;
+use vramfit_core::{catalog, Estimate, KvCacheFormat, RecommendBy, WeightFormat, WorkloadKind};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.
@@ -192,8 +193,74 @@ pub fn Inputs(
                     <NumberField id="count" label=t(l, Key::CountLabel) value=form.count error=error(Input::Count) />
                     <NumberField id="headroom" label=t(l, Key::HeadroomLabel) value=form.headroom error=error(Input::Headroom) />
                 </div>
+                <Show when=move || form.gpu.get() == GPU_RECOMMEND>
+                    <div class="row">
+                        <SelectField id="rank" label=t(l, Key::RankLabel) value=form.rank
+                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::speed_view::rank_name(l, r))).collect() />
+                        <SelectField id="reach" label=t(l, Key::ReachLabel) value=form.reach
+                            options=Availability::ALL.into_iter().map(|a| (a.id(), reach_name(l, a))).collect() />
+                    </div>
+                </Show>
+                <PriceField form=form estimate=estimate error=error(Input::Price) l=l />
             </fieldset>
         </section>
+    }
+}
+
+/// How far the recommendation reaches, in words.
+fn reach_name(l: Locale, a: Availability) -> &'static str {
+    t(
+        l,
+        match a {
+            Availability::Cloud => Key::ReachCloud,
+            Availability::Marketplace => Key::ReachMarketplace,
+            Availability::Buy => Key::ReachBuy,
+        },
+    )
+}
+
+/// The user's own price for the card of the plan shown, over the reference price (kept in the
+/// scenario's `prices_usd_per_hour`, so the link carries it).
+#[component]
+fn PriceField(
+    form: Form,
+    estimate: Signal<Option<Estimate>>,
+    error: Signal<Option<String>>,
+    l: Locale,
+) -> impl IntoView {
+    let card = Memo::new(move |_| {
+        estimate.with(|e| {
+            e.as_ref()
+                .and_then(|e| e.plan.as_ref())
+                .and_then(|p| p.card.gpu)
+        })
+    });
+    move || {
+        card.get().map(|id| {
+            let name = catalog::gpu(id).map_or(id, |g| g.name);
+            let reference = catalog::market(id).and_then(|m| m.usd_per_hour);
+            let hint = match reference {
+                Some(p) => f(l, Key::PriceHint, &[("usd", &l.decimal(p, 2))]),
+                None => t(l, Key::PriceHintNone).to_string(),
+            };
+            view! {
+                <div class="field">
+                    <label for="price">{f(l, Key::PriceLabel, &[("card", name)])}</label>
+                    <input id="price" data-testid="price" type="text" inputmode="decimal" autocomplete="off"
+                        aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
+                        aria-describedby="err-price hint-price"
+                        prop:value=move || form.price_text(id)
+                        on:input=move |ev| {
+                            form.price_card.set(id.to_string());
+                            form.price.set(event_target_value(&ev));
+                        } />
+                    <p class="hint" id="hint-price">{hint}</p>
+                    <p class="err" id="err-price" data-testid="err-price" role="alert">
+                        {move || error.get().map(|_| t(l, Key::ProblemPrice))}
+                    </p>
+                </div>
+            }
+        })
     }
 }
 

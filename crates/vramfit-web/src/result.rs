@@ -5,6 +5,7 @@
 use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
 use crate::markup::{push_element, push_escaped};
+use crate::speed_view::{Offers, OffersNotes, Pace, SpeedLine};
 use crate::numbers::{gb, gib, params, share};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
@@ -37,6 +38,10 @@ pub fn PlanView(
     plan: Plan,
     /// Bytes over all GPUs.
     total: u64,
+    /// Tokens per request.
+    context: u64,
+    /// How fast the plan runs and what it costs, as the core estimated them.
+    pace: Pace,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
@@ -50,8 +55,9 @@ pub fn PlanView(
     view! {
         <p class=class data-testid="verdict">
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
-            {text::verdict(l, &plan)}
+            {text::verdict(l, &plan, context)}
         </p>
+        <SpeedLine pace=pace l=l />
         {plan.peak_phase.map(|p| view! {
             <p class="phase" data-testid="peak-phase">{f(l, Key::PeakPhase, &[("phase", text::phase(l, p))])}</p>
         })}
@@ -255,7 +261,9 @@ pub fn Headline(
     view! {
         {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
         {match e.plan.clone() {
-            Some(plan) => view! { <PlanView plan=plan total=e.total_bytes l=l /> }.into_any(),
+            Some(plan) => view! {
+                <PlanView plan=plan total=e.total_bytes context=e.context_tokens pace=Pace::of(&e) l=l />
+            }.into_any(),
             None => view! {
                 <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
             }.into_any(),
@@ -272,6 +280,7 @@ pub fn Recommendation(
     /// Language.
     l: Locale,
 ) -> impl IntoView {
+    let shown = e.clone();
     let rec = e.recommendation;
     let best = rec.best.map(|p| {
         f(
@@ -313,12 +322,17 @@ pub fn Recommendation(
     let lo = first_fit.saturating_sub(2);
     let hi = (first_fit + 3).min(rec.single_cards.len());
     let nearby: Vec<Plan> = rec.single_cards[lo..hi].to_vec();
+    let settled = crate::later::settled();
     view! {
         <div class="recommendation" data-testid="recommendation">
             <h2>{t(l, Key::RecTitle)}</h2>
             <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
             <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
+            <Offers e=shown.clone() l=l />
+            <Show when=move || settled.get()>
+                <OffersNotes e=shown.clone() l=l />
+            </Show>
         </div>
     }
 }

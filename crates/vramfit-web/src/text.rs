@@ -456,8 +456,10 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
     format!("{base} ({})", t(l, how))
 }
 
-/// The one-sentence verdict, worded from the core's reason (never re-decided here).
-pub fn verdict(l: Locale, plan: &Plan) -> String {
+/// The one-sentence verdict, worded from the core's reason (never re-decided here). An engine
+/// that sizes its own pool (vLLM, SGLang) claims the same bytes whatever changes, so its "fits"
+/// names what changes: the requests of `context` tokens its KV cache holds.
+pub fn verdict(l: Locale, plan: &Plan, context: u64) -> String {
     let used = plan.per_gpu_bytes;
     let cap = plan.card.capacity_bytes;
     let free = cap.saturating_sub(used);
@@ -470,7 +472,21 @@ pub fn verdict(l: Locale, plan: &Plan) -> String {
         ("pct", &percent(l, free, cap)),
     ];
     match plan.reason {
-        VerdictReason::FitsWithHeadroom => f(l, Key::VerdictFits, &args),
+        VerdictReason::FitsWithHeadroom => match plan.kv.filter(|k| k.budget_bytes.is_some()) {
+            Some(k) => f(
+                l,
+                Key::VerdictFitsPool,
+                &[
+                    ("plan", title.as_str()),
+                    ("x", &l.decimal(k.max_concurrency_centi() as f64 / 100.0, 2)),
+                    ("tokens", &l.count(PluralKey::Tokens, context)),
+                    ("seqs", &l.integer(u64::from(plan.sequences_per_replica))),
+                    ("used", &gib(l, used)),
+                    ("cap", &gib(l, cap)),
+                ],
+            ),
+            None => f(l, Key::VerdictFits, &args),
+        },
         VerdictReason::IntoHeadroom => f(l, Key::VerdictTight, &args),
         VerdictReason::ConcurrencyBelowSequences {
             max_concurrency_centi,

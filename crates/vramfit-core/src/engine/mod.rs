@@ -72,6 +72,17 @@ impl EngineKind {
         }
     }
 
+    /// The product's name (`vLLM`, `SGLang`, `llama.cpp`, `Transformers`): a name, not a
+    /// sentence, the same in every language.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Vllm => "vLLM",
+            EngineKind::Sglang => "SGLang",
+            EngineKind::LlamaCpp => "llama.cpp",
+            EngineKind::Transformers => "Transformers",
+        }
+    }
+
     /// The engine whose [`EngineKind::id`] is `id`.
     pub fn from_id(id: &str) -> Option<EngineKind> {
         EngineKind::ALL.into_iter().find(|k| k.id() == id)

@@ -104,6 +104,9 @@ pub const GEMM_PREFILL_SHARE: f64 = 0.5;
 /// How much wider the band is for an engine the calibration set does not hold.
 pub const UNCALIBRATED_BAND_FACTOR: f64 = 1.5;
 
+/// Rows of the calibration set the bands come from (the test checks the file holds as many).
+pub const CALIBRATION_ROWS: usize = 80;
+
 /// The decode error band, percent: the 80th percentile of |predicted ÷ measured − 1| over the
 /// calibration rows, rounded up (the test holds it to the rows).
 pub const DECODE_BAND_PERCENT: u32 = 14;

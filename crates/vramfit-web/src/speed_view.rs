@@ -1,0 +1,306 @@
+//! Speed and price in the answer: the line under the verdict ("≈ 48 tok/s per request, ≈ 310
+//! tok/s in all · $0.86/h"), and the plans that fit as the core ranked them, side by side with
+//! one bigger card against several smaller ones, the cards left out and how the figures are made.
+//! Every figure is the core's (`Estimate::speed`, `cost`, `recommendation.alternatives`).
+
+use crate::numbers::gib;
+use crate::text::{self, f, t};
+use leptos::prelude::*;
+use vramfit_core::{Cost, Estimate, Offer, PriceSource, RecommendBy, Speed, StackGap};
+use vramfit_i18n::{Key, Locale};
+
+/// The plan shown's speed and cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pace {
+    /// How fast it runs.
+    pub speed: Option<Speed>,
+    /// What it costs.
+    pub cost: Option<Cost>,
+}
+
+impl Pace {
+    /// The estimate's own.
+    pub fn of(e: &Estimate) -> Pace {
+        Pace {
+            speed: e.speed,
+            cost: e.cost,
+        }
+    }
+}
+
+/// A rate with sensible digits: 1,234 / 48 / 7.4.
+fn rate(l: Locale, x: f64) -> String {
+    l.decimal(x, if x < 10.0 { 1 } else { 0 })
+}
+
+/// A duration from milliseconds: "850 ms", "4.2 s", "95 s".
+fn duration_ms(l: Locale, ms: f64) -> String {
+    if ms < 1000.0 {
+        f(l, Key::Milliseconds, &[("n", &l.decimal(ms, 0))])
+    } else {
+        seconds(l, ms / 1000.0)
+    }
+}
+
+fn seconds(l: Locale, s: f64) -> String {
+    f(l, Key::Seconds, &[("n", &rate(l, s))])
+}
+
+/// Dollars with cents (or three digits under a cent).
+fn usd(l: Locale, x: f64) -> String {
+    l.decimal(x, if x < 0.1 { 3 } else { 2 })
+}
+
+/// "$0.86/h".
+pub fn per_hour(l: Locale, c: &Cost) -> String {
+    f(l, Key::UsdPerHour, &[("usd", &usd(l, c.usd_per_hour))])
+}
+
+/// The speed sentence for the plan shown.
+pub fn speed_sentence(l: Locale, s: &Speed) -> String {
+    match s {
+        Speed::Serving(v) => {
+            let ttft = duration_ms(l, v.time_to_first_token_ms);
+            let band = v.error_band_percent.to_string();
+            if v.decode_tokens_per_s_total > v.decode_tokens_per_s * 1.0001 {
+                f(
+                    l,
+                    Key::SpeedServing,
+                    &[
+                        ("tok", &rate(l, v.decode_tokens_per_s)),
+                        ("total", &rate(l, v.decode_tokens_per_s_total)),
+                        ("band", &band),
+                        ("ttft", &ttft),
+                    ],
+                )
+            } else {
+                f(
+                    l,
+                    Key::SpeedServingOne,
+                    &[
+                        ("tok", &rate(l, v.decode_tokens_per_s)),
+                        ("band", &band),
+                        ("ttft", &ttft),
+                    ],
+                )
+            }
+        }
+        Speed::Training(v) => f(
+            l,
+            Key::SpeedTraining,
+            &[
+                ("tok", &rate(l, v.tokens_per_s)),
+                ("step", &seconds(l, v.step_seconds)),
+                ("mfu", &l.decimal(v.utilisation * 100.0, 0)),
+            ],
+        ),
+        Speed::Generation(v) => f(
+            l,
+            Key::SpeedGeneration,
+            &[
+                ("secs", &seconds(l, v.seconds_per_item)),
+                ("steps", &v.steps.to_string()),
+                ("mfu", &l.decimal(v.utilisation * 100.0, 0)),
+            ],
+        ),
+    }
+}
+
+/// The cost words: "$0.86/h · $1.20 per million output tokens · reference price, 2026-09".
+fn cost_sentence(l: Locale, c: &Cost) -> String {
+    let mut parts = vec![per_hour(l, c)];
+    if let Some(m) = c.usd_per_million_output_tokens {
+        parts.push(f(l, Key::UsdPerMillion, &[("usd", &usd(l, m))]));
+    }
+    parts.push(match c.price_source {
+        PriceSource::Reference => f(l, Key::PriceReference, &[("month", c.price_as_of)]),
+        PriceSource::User => t(l, Key::PriceUser).to_string(),
+    });
+    parts.join(" · ")
+}
+
+/// The line under the verdict: speed, then price.
+#[component]
+pub fn SpeedLine(
+    /// Speed and cost of the plan shown.
+    pace: Pace,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let speed = pace.speed.map(|s| speed_sentence(l, &s));
+    let cost = pace.cost.map(|c| cost_sentence(l, &c));
+    (speed.is_some() || cost.is_some()).then(|| {
+        view! {
+            <p class="pace" data-testid="speed-line">
+                {speed.map(|s| view! { <span data-testid="speed">{s}</span> })}
+                {cost.map(|c| view! { " · "<span data-testid="cost">{c}</span> })}
+            </p>
+        }
+    })
+}
+
+/// The ranking's words.
+pub fn rank_name(l: Locale, by: RecommendBy) -> &'static str {
+    t(
+        l,
+        match by {
+            RecommendBy::Price => Key::RankPrice,
+            RecommendBy::CostPerToken => Key::RankCostPerToken,
+            RecommendBy::Speed => Key::RankSpeed,
+        },
+    )
+}
+
+/// Where a card can be had, in a word.
+pub fn availability_name(l: Locale, a: vramfit_core::catalog::Availability) -> &'static str {
+    use vramfit_core::catalog::Availability as A;
+    t(
+        l,
+        match a {
+            A::Cloud => Key::AvailCloud,
+            A::Marketplace => Key::AvailMarketplace,
+            A::Buy => Key::AvailBuy,
+        },
+    )
+}
+
+/// One row of the offers table.
+fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoView {
+    let speed_cells = match o.speed {
+        Some(Speed::Serving(s)) if serving => vec![
+            rate(l, s.decode_tokens_per_s),
+            rate(l, s.decode_tokens_per_s_total),
+            duration_ms(l, s.time_to_first_token_ms),
+        ],
+        Some(s) if !serving => vec![speed_sentence(l, &s)],
+        _ => vec!["–".to_string(); if serving { 3 } else { 1 }],
+    };
+    let hour = o.cost.map_or_else(|| t(l, Key::NoPrice).to_string(), |c| usd(l, c.usd_per_hour));
+    let million = o
+        .cost
+        .and_then(|c| c.usd_per_million_output_tokens)
+        .map_or_else(|| "–".to_string(), |m| usd(l, m));
+    view! {
+        <tr data-testid=testid>
+            <th scope="row">{text::plan_title(l, &o.plan)}</th>
+            <td>{availability_name(l, o.availability)}</td>
+            <td>{gib(l, o.plan.per_gpu_bytes)}</td>
+            {speed_cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+            <td>{hour}</td>
+            <td>{million}</td>
+        </tr>
+    }
+}
+
+/// The plans that fit, ranked as the scenario asks, and the seeds' question side by side.
+#[component]
+pub fn Offers(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let rec = &e.recommendation;
+    if rec.alternatives.is_empty() {
+        return None;
+    }
+    let serving = matches!(e.speed, Some(Speed::Serving(_)) | None)
+        && rec
+            .alternatives
+            .iter()
+            .all(|o| matches!(o.speed, Some(Speed::Serving(_)) | None));
+    let top: Vec<Offer> = rec.alternatives.iter().take(3).cloned().collect();
+    // Side by side: what the top rows do not already show.
+    let more: Vec<Offer> = rec
+        .side_by_side
+        .iter()
+        .filter(|o| !top.iter().any(|t| t.plan == o.plan))
+        .cloned()
+        .collect();
+    let heads: Vec<&'static str> = if serving {
+        vec![
+            t(l, Key::ColTokPerRequest),
+            t(l, Key::ColTokAll),
+            t(l, Key::ColFirstToken),
+        ]
+    } else {
+        vec![t(l, Key::ColSpeed)]
+    };
+    let columns = 5 + heads.len();
+    Some(view! {
+        <div class="offers" data-testid="offers">
+            <h3>{f(l, Key::OffersTitle, &[("by", rank_name(l, rec.by))])}</h3>
+            <div class="table-scroll">
+                <table>
+                    <thead><tr>
+                        <th scope="col">{t(l, Key::ColPlan)}</th>
+                        <th scope="col">{t(l, Key::ColWhere)}</th>
+                        <th scope="col">{t(l, Key::ColGibPerGpu)}</th>
+                        {heads.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}
+                        <th scope="col">{t(l, Key::ColPerHour)}</th>
+                        <th scope="col">{t(l, Key::ColPerMillion)}</th>
+                    </tr></thead>
+                    <tbody>
+                        {top.iter().enumerate().map(|(i, o)| offer_row(l, o, serving, format!("offer-{i}"))).collect_view()}
+                        {(!more.is_empty()).then(|| view! {
+                            <tr class="group"><th scope="rowgroup" colspan=columns>{t(l, Key::SideBySideTitle)}</th></tr>
+                        })}
+                        {more.iter().enumerate().map(|(i, o)| offer_row(l, o, serving, format!("side-{i}"))).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    })
+}
+
+/// What only the rest of the code builds: the cards left out and how the figures are made.
+#[component]
+pub fn OffersNotes(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+) -> impl IntoView {
+    let left = e.recommendation.left_out.clone();
+    let month = e
+        .cost
+        .map(|c| c.price_as_of)
+        .or_else(|| {
+            e.recommendation
+                .alternatives
+                .iter()
+                .find_map(|o| o.cost.map(|c| c.price_as_of))
+        })
+        .unwrap_or("–");
+    view! {
+        {(!left.is_empty()).then(|| view! {
+            <details class="left-out" data-testid="left-out">
+                <summary>{f(l, Key::LeftOutTitle, &[("n", &left.len().to_string())])}</summary>
+                <ul>
+                    {left.iter().map(|o| {
+                        let name = vramfit_core::catalog::gpu(o.gpu).map_or(o.gpu, |g| g.name);
+                        view! { <li>{format!("{name}: {}", gap(l, o.gap))}</li> }
+                    }).collect_view()}
+                </ul>
+            </details>
+        })}
+        <details class="speed-how" data-testid="speed-how">
+            <summary>{t(l, Key::SpeedHowTitle)}</summary>
+            <p>{f(l, Key::SpeedHow, &[("n", &vramfit_core::speed_calibration_rows().to_string()), ("month", month)])}</p>
+            <p>{t(l, Key::SpeedMeasure)}</p>
+        </details>
+    }
+}
+
+/// Why the software does not run on a card.
+fn gap(l: Locale, g: StackGap) -> String {
+    match g {
+        StackGap::Engine { engine } => f(l, Key::GapEngine, &[("engine", engine.name())]),
+        StackGap::Bitsandbytes => t(l, Key::GapBitsandbytes).into(),
+        StackGap::Bf16 => t(l, Key::GapBf16).into(),
+        StackGap::Fp8 => t(l, Key::GapFp8).into(),
+        StackGap::Int4Kernels => t(l, Key::GapInt4).into(),
+        StackGap::Mxfp4 => t(l, Key::GapMxfp4).into(),
+        StackGap::FlashAttention => t(l, Key::GapFlashAttention).into(),
+    }
+}
