@@ -79,7 +79,8 @@ pub struct LeftOut {
 pub struct Recommendation {
     /// The first offer as ranked; `None` if nothing in the catalog holds it.
     pub best: Option<Plan>,
-    /// Replicas of a smaller card, when serving several sequences makes that possible.
+    /// The best replicas offer as ranked (copies of the model on cards that cannot hold all the
+    /// sequences alone), when it is not `best` itself.
     pub replicas: Option<Plan>,
     /// Every catalog card alone, smallest first, with its verdict.
     pub single_cards: Vec<Plan>,
@@ -134,10 +135,12 @@ pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommen
     }
     rank(&mut offers, market.by);
     let best = offers.first().map(|o| o.plan.clone());
-    let replicas = replica_plan(base, headroom_percent).filter(|r| match &best {
-        Some(b) => r.card.capacity_bytes < b.card.capacity_bytes,
-        None => true,
-    });
+    // The best replicas as ranked, when they are not already the best plan.
+    let replicas = offers
+        .iter()
+        .find(|o| o.plan.split == Split::Replicas)
+        .map(|o| o.plan.clone())
+        .filter(|r| Some(r) != best.as_ref());
     let side_by_side = side_by_side(&offers);
     offers.truncate(MAX_ALTERNATIVES);
     Recommendation {
@@ -269,23 +272,4 @@ fn side_by_side(ranked: &[Offer]) -> Vec<Offer> {
     .into_iter()
     .flatten()
     .collect()
-}
-
-fn replica_plan(base: &Job, headroom_percent: u32) -> Option<Plan> {
-    let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
-    (2..=max_r)
-        .filter_map(|r| {
-            GPUS.iter()
-                .map(|g| {
-                    Plan::evaluate_for_search(
-                        base,
-                        Card::from_catalog(g),
-                        r,
-                        Split::Replicas,
-                        headroom_percent,
-                    )
-                })
-                .find(|p| p.verdict == Verdict::Fits)
-        })
-        .min_by_key(|p| (p.card.capacity_bytes, p.count))
 }

@@ -313,15 +313,20 @@ pub fn Recommendation(
             ],
         )
     });
-    // A few single cards around the fit boundary: the two largest that don't fit, the three smallest that do.
-    let first_fit = rec
+    // A few single cards the software runs on, around the fit boundary: the two largest that
+    // don't fit, the three smallest that do.
+    let runnable: Vec<&Plan> = rec
         .single_cards
         .iter()
+        .filter(|p| !rec.left_out.iter().any(|o| Some(o.gpu) == p.card.gpu))
+        .collect();
+    let first_fit = runnable
+        .iter()
         .position(|p| p.verdict == Verdict::Fits)
-        .unwrap_or(rec.single_cards.len());
+        .unwrap_or(runnable.len());
     let lo = first_fit.saturating_sub(2);
-    let hi = (first_fit + 3).min(rec.single_cards.len());
-    let nearby: Vec<Plan> = rec.single_cards[lo..hi].to_vec();
+    let hi = (first_fit + 3).min(runnable.len());
+    let nearby: Vec<Plan> = runnable[lo..hi].iter().map(|p| (*p).clone()).collect();
     let settled = crate::later::settled();
     view! {
         <div class="recommendation" data-testid="recommendation">
