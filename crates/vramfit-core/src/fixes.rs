@@ -310,9 +310,12 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
                 out.push((
                     Change::Context { tokens: c },
                     with(s, |t| {
+                        let mut seqs = 1;
                         if let Workload::Inference(i) = &mut t.workload {
                             i.context_tokens = c;
+                            seqs = i.sequences;
                         }
+                        reshape_engine(t, u64::from(c), u64::from(seqs));
                     }),
                 ));
             }
@@ -323,9 +326,12 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
                 out.push((
                     Change::Sequences { sequences: n },
                     with(s, |t| {
+                        let mut context = 1;
                         if let Workload::Inference(i) = &mut t.workload {
                             i.sequences = n;
+                            context = i.context_tokens;
                         }
+                        reshape_engine(t, u64::from(context), u64::from(n));
                     }),
                 ));
             }
@@ -400,6 +406,14 @@ fn largest_fraction(engine: &Engine, p: &Plan, e: &Estimate, tp: u64) -> Option<
     ((fraction - now).abs() >= 0.005 && fraction >= 0.05)
         .then(|| with_claimed_fraction(engine, fraction).map(|t| (fraction, t)))
         .flatten()
+}
+
+/// Sets the scenario's engine for its new context and sequences the way the limits evaluated
+/// them ([`crate::inverse::with_shape`]).
+fn reshape_engine(t: &mut Scenario, context: u64, sequences: u64) {
+    if let Some(e) = &t.engine {
+        t.engine = Some(crate::inverse::with_shape(e, context, sequences));
+    }
 }
 
 /// The next smaller formats worth trying from `w` (at most two).

@@ -86,7 +86,7 @@ impl Setup<'_> {
         inp.inputs.sequences = sequences;
         let engine_owned;
         if let Some(e) = self.base.engine {
-            engine_owned = with_context(e, context);
+            engine_owned = with_shape(e, context, sequences);
             inp.engine = Some(&engine_owned);
         }
         serves(&Plan::evaluate(
@@ -107,6 +107,23 @@ fn serves(p: &Plan) -> bool {
         VerdictReason::FitsWithHeadroom => true,
         VerdictReason::IntoHeadroom => p.kv.is_some_and(|k| k.budget_bytes.is_some()),
         _ => false,
+    }
+}
+
+/// The engine set for `sequences` requests of `context` tokens: its maximum length as
+/// [`with_context`] sets it, and llama.cpp's slots (`-np`, when the scenario sets them) to the
+/// sequences — with fixed slots and cells its memory would not move, and a bisection over
+/// sequences would report the ceiling. The fixes build their scenarios with the same function,
+/// so a limit and the fix that applies it agree.
+pub fn with_shape(e: &Engine, context: u64, sequences: u64) -> Engine {
+    match with_context(e, context) {
+        Engine::LlamaCpp(l) => Engine::LlamaCpp(crate::engine::llama_cpp::LlamaCpp {
+            n_parallel: l
+                .n_parallel
+                .map(|_| u32::try_from(sequences).unwrap_or(u32::MAX)),
+            ..l
+        }),
+        other => other,
     }
 }
 

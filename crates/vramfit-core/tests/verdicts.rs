@@ -313,3 +313,28 @@ fn host_memory_warning_names_its_owner() {
         }]
     );
 }
+
+/// Found by fuzzing (issue 29): Transformers on several GPUs chose the peak phase on whole-model
+/// figures, then divided the cache, so prefill's working set (not divided) was lost: Llama 3.1 8B,
+/// 64 × 8k with 3,072 new tokens on 4 × A100 40GB read "fits" at 32.4 GB per GPU.
+#[test]
+fn transformers_peak_phase_is_chosen_per_gpu() {
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"inference":{"context_tokens":8192,"sequences":64}},"hardware":{"gpu":"a100-sxm-40gb","count":4},"engine":{"transformers":{"max_new_tokens":3072}}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert!(e.per_gpu_bytes > 45_000_000_000, "{}", e.per_gpu_bytes);
+    assert_eq!(e.verdict, Verdict::DoesNotFit);
+}
+
+/// Found by fuzzing (issue 29): llama.cpp with explicit `-np` kept its slots whatever the
+/// sequences, so the limit on sequences ran to the solver's ceiling (100,000).
+#[test]
+fn llama_cpp_explicit_slots_bound_the_sequences() {
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"phi-4-reasoning"},"weights":"awq-int4-g128","workload":{"inference":{"context_tokens":4096,"sequences":3}},"hardware":{"gpu":"rtx-4070-ti"},"engine":{"llama_cpp":{"n_ctx":16384,"n_parallel":4}}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    let most = e.limits.and_then(|l| l.max_sequences).unwrap_or(0);
+    assert!(most < 16, "{most}");
+    for f in &e.fixes {
+        let again = estimate(&f.scenario).expect("a fix is valid");
+        assert_eq!(again.verdict, f.verdict, "{:?}", f.change);
+    }
+}

@@ -94,14 +94,23 @@ pub fn attention_phase(inp: &BudgetInputs, tp: u64, tokens: u64) -> u64 {
     prod(&[tokens, b, sum([mul(3, h), width])])
 }
 
+/// Bytes per vocabulary entry the top-k / top-p sort of `sequences` rows keeps, all rows
+/// together. torch's sort keeps 48 B per element below 128 rows and 36 B from 128 on (it changes
+/// algorithm there); taken literally, 128 sequences would need less memory than 127. The estimate
+/// keeps the larger of `48 × min(n, 127)` and `36 × n`, so memory never falls when the load grows
+/// (the inverse solvers bisect on that): from 128 to 169 sequences it is conservative by at most
+/// `12 × 127` bytes per vocabulary entry less the rows' growth.
+fn sort_elements(sequences: u64) -> u64 {
+    mul(48, sequences.min(127)).max(mul(36, sequences))
+}
+
 /// The logits and sampling phase (full vocabulary: vLLM gathers the logits on one GPU).
 pub fn sampler_phase(inp: &BudgetInputs, tokens: u64, sequences: u64) -> u64 {
     let b = inp.weights.compute_bytes();
     let v = u64::from(inp.arch.vocab);
-    let sort_bytes = if sequences >= 128 { 36 } else { 48 };
     sum([
         prod(&[tokens, u64::from(inp.arch.hidden), b]),
         prod(&[sequences, v, b]),
-        prod(&[sequences, v, sort_bytes]),
+        mul(sort_elements(sequences), v),
     ])
 }

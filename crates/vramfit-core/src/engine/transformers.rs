@@ -123,20 +123,30 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
         mul(kv_cache::per_sequence(a, prompt, 1, bits), batch)
     };
     let prefill_work = add(mlp.max(attn), logits);
-    let prefill = add(prefill_cache, prefill_work);
 
     let full_cache = mul(kv_cache::per_sequence(a, total, 1, bits), batch);
     let transient = if is_static { 0 } else { layer_kv(total) };
     let repeat = prod(&[2, batch, heads, total, d, p]);
     let decode_work = sum([transient, repeat, mul(2, logits)]);
-    let decode = add(full_cache, decode_work);
 
-    let (cache, working) = if prefill > decode {
-        (prefill_cache, prefill_work)
-    } else {
-        (full_cache, decode_work)
+    // The peak phase is the one with more bytes on one GPU: the cache is divided over the
+    // devices, the working set is not (each device runs its layers' full-width activations), so
+    // the choice is made on per-device figures, never on whole-model ones. A saturated cache
+    // stays saturated rather than reading as a real size once divided.
+    let per_device = |cache: u64| {
+        if crate::bytes::is_saturated(cache) {
+            cache
+        } else {
+            div_ceil(cache, devices)
+        }
     };
-    let cache = div_ceil(cache, devices);
+    let (cache, working) = if add(per_device(prefill_cache), prefill_work)
+        > add(per_device(full_cache), decode_work)
+    {
+        (per_device(prefill_cache), prefill_work)
+    } else {
+        (per_device(full_cache), decode_work)
+    };
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
