@@ -59,7 +59,10 @@ fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
     let end = tail
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .unwrap_or(tail.len());
-    let value = crate::num::parse(tail[..end].replace(',', "").trim_end_matches('.'))?;
+    // A figure no device holds (past a petabyte, or too long to be a number at all) is not a
+    // measurement: it is skipped rather than shown as infinity.
+    let value = crate::num::parse(tail[..end].replace(',', "").trim_end_matches('.'))
+        .filter(|v| v.is_finite() && *v < 1e15)?;
     let unit_text = tail[end..].trim_start().to_ascii_lowercase();
     let unit = if unit_text.starts_with("mib") || unit_text.starts_with("mb") {
         "mib"
@@ -495,6 +498,15 @@ print(f'total_gib: {{total / GIB:.2f}}')
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (issue 29): a 400-digit figure read as infinity.
+    #[test]
+    fn absurd_figures_are_not_measurements() {
+        let digits = "9".repeat(400);
+        let m = parse_measured(&format!("max_memory_allocated: {digits} GiB\nmax_memory_reserved: 12.5 GiB"));
+        assert_eq!(m.allocated_gib, None);
+        assert_eq!(m.reserved_gib, Some(12.5));
+    }
 
     #[test]
     fn reads_vllm_and_llama_logs() {

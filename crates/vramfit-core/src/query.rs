@@ -196,18 +196,61 @@ fn fall_back(
                 };
                 (p, v.to_string())
             }
-            Field::Train(_) | Field::Item(_) | Field::Generation(_) => {
-                if matches!(s.workload, Workload::Inference(_)) {
-                    continue; // already reset by an earlier field of this pass
-                }
-                let old = std::mem::replace(&mut s.workload, fallback.workload.clone());
-                let param = match old {
-                    Workload::Custom(_) => "custom",
-                    Workload::GenerateImage(_) => "image",
-                    Workload::GenerateVideo(_) => "video",
-                    _ => "train",
+            Field::Generation(name) => {
+                // The workload stays what the link asked for: the field that failed takes the
+                // starting value (the whole generation when that is not enough), and the note
+                // names the field.
+                let video = match s.workload {
+                    Workload::GenerateImage(_) => false,
+                    Workload::GenerateVideo(_) => true,
+                    _ => continue,
                 };
-                (param, serde_json::to_string(&old).unwrap_or_default())
+                let start = crate::diffusion::Generation::starting_point(video);
+                let (Workload::GenerateImage(g) | Workload::GenerateVideo(g)) = &mut s.workload
+                else {
+                    continue;
+                };
+                let param = if video { "video" } else { "image" };
+                let value = match name {
+                    "width" | "height" if g.width != start.width || g.height != start.height => {
+                        let old = format!("{}×{}", g.width, g.height);
+                        (g.width, g.height) = (start.width, start.height);
+                        old
+                    }
+                    "frames" if g.frames != start.frames => {
+                        std::mem::replace(&mut g.frames, start.frames).to_string()
+                    }
+                    "batch" if g.batch != start.batch => {
+                        std::mem::replace(&mut g.batch, start.batch).to_string()
+                    }
+                    "drop_text_encoders" if !g.drop_text_encoders.is_empty() => {
+                        std::mem::take(&mut g.drop_text_encoders).join(",")
+                    }
+                    _ => {
+                        let old = std::mem::replace(g, start);
+                        serde_json::to_string(&old).unwrap_or_default()
+                    }
+                };
+                notes.push(QueryNote {
+                    param: format!("{param}.{name}"),
+                    value,
+                });
+                continue;
+            }
+            Field::Train(_) | Field::Item(_) => {
+                // Training and custom jobs keep their workload: its settings take their defaults.
+                let (param, old) = match &mut s.workload {
+                    Workload::Train(t) => (
+                        "train",
+                        serde_json::to_string(&std::mem::take(t)).unwrap_or_default(),
+                    ),
+                    Workload::Custom(c) => (
+                        "custom",
+                        serde_json::to_string(&std::mem::take(c)).unwrap_or_default(),
+                    ),
+                    _ => continue,
+                };
+                (param, old)
             }
             Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
             Field::GpuMemory | Field::Hardware => {
