@@ -329,6 +329,19 @@ impl Scenario {
         }
     }
 
+    /// The format the base weights take on the GPU: `weights`, except under QLoRA, which loads
+    /// them as NF4 (with its double quantisation setting) whatever the checkpoint's format.
+    pub fn loaded_format(&self) -> WeightFormat {
+        match &self.workload {
+            Workload::Train(t) if t.method == crate::training::Method::Qlora => {
+                WeightFormat::BnbNf4 {
+                    double_quant: t.double_quant,
+                }
+            }
+            _ => self.weights,
+        }
+    }
+
     /// Every range violation, field by field (empty when the scenario is valid). Each workload
     /// and the engine check their own fields (`validate` on their types); this adds the
     /// scenario's own and keeps the order the golden files record: version, workload, hardware,

@@ -75,12 +75,17 @@ pub fn App() -> impl IntoView {
         Memo::new(move |_| draft.get().err().unwrap_or_default());
     let shown: Signal<Option<Estimate>> = Signal::derive(move || last_good.get().map(|(_, e)| e));
     let stale = move || !problems.get().is_empty();
-    // The measuring section stays built while a language model is on screen (see `measure_view`).
-    let has_model =
-        Memo::new(move |_| last_good.with(|g| g.as_ref().is_some_and(|(_, e)| e.model.is_some())));
+    // The measuring section stays built while a workload the core writes a measurement for is on
+    // screen (see `measure_view`): serving, training, image and video generation.
+    let has_model = Memo::new(move |_| {
+        last_good.with(|g| {
+            g.as_ref()
+                .is_some_and(|(s, _)| !matches!(s.workload, vramfit_core::Workload::Custom(_)))
+        })
+    });
     let settled = later::settled();
     let pasted = RwSignal::new(String::new());
-    let tab = RwSignal::new(0u8);
+    let tab = RwSignal::new(None::<u8>);
     let copied = RwSignal::new(false);
     let embed_open = RwSignal::new(false);
     let copy_link = move |_| {

@@ -29,7 +29,7 @@ pub fn Checklist(
             Key::CheckConcurrency,
             &[("seqs", &l.count(PluralKey::Sequences, u64::from(sequences)))],
         ),
-        f(l, Key::CheckFormat, &[("format", &s.weights.id())]),
+        f(l, Key::CheckFormat, &[("format", &s.loaded_format().id())]),
         t(l, Key::CheckPeaks).to_string(),
         t(l, Key::CheckDevice).to_string(),
         f(

@@ -8,17 +8,67 @@
 use crate::text::t;
 use leptos::prelude::*;
 use vramfit_core::measure::{
-    comparable, llama_server_command, parse_measured, pytorch_script, vllm_command,
+    comparable, diffusers_script, llama_server_command, parse_measured, pytorch_script,
+    training_script, vllm_command,
 };
-use vramfit_core::{Estimate, Scenario};
+use vramfit_core::{Engine, EngineKind, Estimate, Scenario, Workload};
 use vramfit_i18n::{Key, Locale};
 
-/// The tabs: label, and what to look for in the output.
-const TABS: [(&str, Key); 3] = [
-    ("PyTorch", Key::MeasureLookPytorch),
-    ("vllm serve", Key::MeasureLookVllm),
-    ("llama-server", Key::MeasureLookLlama),
-];
+/// A measurement the core writes for the workload on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tab {
+    /// One `generate()` in PyTorch (serving).
+    Pytorch,
+    /// `vllm serve` (serving).
+    Vllm,
+    /// `llama-server` (serving).
+    LlamaServer,
+    /// Real training steps in PyTorch (training and fine-tuning).
+    Training,
+    /// A diffusers pipeline run (image and video generation).
+    Diffusers,
+}
+
+impl Tab {
+    /// Label and what to look for in the output.
+    fn label(self) -> (&'static str, Key) {
+        match self {
+            Tab::Pytorch => ("PyTorch", Key::MeasureLookPytorch),
+            Tab::Vllm => ("vllm serve", Key::MeasureLookVllm),
+            Tab::LlamaServer => ("llama-server", Key::MeasureLookLlama),
+            Tab::Training => ("PyTorch", Key::MeasureLookPytorch),
+            Tab::Diffusers => ("diffusers", Key::MeasureLookPytorch),
+        }
+    }
+
+    /// The core's text for `s`.
+    fn text(self, s: &Scenario) -> String {
+        match self {
+            Tab::Pytorch => pytorch_script(s),
+            Tab::Vllm => vllm_command(s),
+            Tab::LlamaServer => llama_server_command(s),
+            Tab::Training => training_script(s).unwrap_or_default(),
+            Tab::Diffusers => diffusers_script(s).unwrap_or_default(),
+        }
+    }
+}
+
+/// The tabs of a scenario's workload, and the one that opens first (the chosen engine's).
+fn tabs(s: &Scenario) -> (&'static [Tab], usize) {
+    match &s.workload {
+        Workload::Inference(_) => (
+            &[Tab::Pytorch, Tab::Vllm, Tab::LlamaServer],
+            match s.engine.as_ref().map(Engine::kind) {
+                Some(EngineKind::Vllm) => 1,
+                Some(EngineKind::LlamaCpp) => 2,
+                _ => 0,
+            },
+        ),
+        Workload::Train(_) => (&[Tab::Training], 0),
+        Workload::GenerateImage(_) | Workload::GenerateVideo(_) => (&[Tab::Diffusers], 0),
+        Workload::Custom(_) => (&[], 0),
+    }
+}
 
 /// The measurement section.
 #[component]
@@ -27,22 +77,26 @@ pub fn MeasureIt(
     current: Signal<Option<(Scenario, Estimate)>>,
     /// Pasted measurement text (kept across re-renders).
     pasted: RwSignal<String>,
-    /// Which tab is open.
-    tab: RwSignal<u8>,
+    /// Which tab the user opened (`None`: the workload's first, the chosen engine's).
+    tab: RwSignal<Option<u8>>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
+    // The workload's tabs (a memo: rebuilt when the workload or engine changes, not per input).
+    let shown = Memo::new(move |_| current.with(|c| c.as_ref().map(|(s, _)| tabs(s))));
+    let list = move || shown.get().map_or(&[][..], |(t, _)| t);
+    let open = move || {
+        let (list, first) = shown.get().unwrap_or((&[], 0));
+        let i = tab.get().map_or(first, usize::from);
+        list.get(i.min(list.len().saturating_sub(1))).copied()
+    };
     // The open tab's text, made by the core from the scenario on screen.
-    let script = move |tab: usize| {
-        current.with(|c| {
-            c.as_ref().map_or_else(String::new, |(s, _)| match tab {
-                0 => pytorch_script(s),
-                1 => vllm_command(s),
-                _ => llama_server_command(s),
-            })
+    let script = move |tab: Option<Tab>| {
+        current.with(|c| match (c, tab) {
+            (Some((s, _)), Some(t)) => t.text(s),
+            _ => String::new(),
         })
     };
-    let open = move || usize::from(tab.get()).min(TABS.len() - 1);
     let copy = move |_| {
         let text = untrack(|| script(open()));
         if let Some(w) = web_sys::window() {
@@ -111,18 +165,18 @@ pub fn MeasureIt(
             <h2>{t(l, Key::MeasureTitle)}</h2>
             <p>{t(l, Key::MeasureIntro)}</p>
             <div class="tabs" role="tablist">
-                {TABS.iter().enumerate().map(|(i, (name, _))| {
-                    let i = i as u8;
+                {move || list().iter().enumerate().map(|(i, which)| {
+                    let which = *which;
                     view! {
                         <button type="button" role="tab" data-testid=format!("tab-{i}")
-                            aria-selected=move || if tab.get() == i { "true" } else { "false" }
-                            on:click=move |_| tab.set(i)>{*name}</button>
+                            aria-selected=move || if open() == Some(which) { "true" } else { "false" }
+                            on:click=move |_| tab.set(u8::try_from(i).ok())>{which.label().0}</button>
                     }
                 }).collect_view()}
                 <button type="button" class="copy" on:click=copy>{t(l, Key::CopyScript)}</button>
             </div>
             <pre data-testid="script"><code>{move || script(open())}</code></pre>
-            <p class="hint">{move || t(l, TABS[open()].1)}</p>
+            <p class="hint">{move || open().map(|o| t(l, o.label().1))}</p>
             <label for="pasted">{t(l, Key::PasteLabel)}</label>
             <textarea id="pasted" data-testid="pasted" rows="4" spellcheck="false"
                 placeholder=t(l, Key::PastePlaceholder)

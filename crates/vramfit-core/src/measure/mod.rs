@@ -12,6 +12,10 @@
 //!   weights took`) and llama.cpp's buffer lines (`model buffer size`, `KV buffer size`, `compute
 //!   buffer size`, MiB).
 
+mod train;
+
+pub use train::training_script;
+
 use crate::catalog::{self, CatalogModel};
 use crate::engine::Engine;
 use crate::format::WeightFormat;
