@@ -54,7 +54,9 @@ pub fn sync_doc(name: &str, text: &str) -> Result<(), String> {
     }
     if std::env::var("UPDATE_DOCS").as_deref() == Ok("1") {
         if std::env::var_os("CI").is_some() {
-            return Err(format!("docs/{name} is stale, and UPDATE_DOCS is refused under CI"));
+            return Err(format!(
+                "docs/{name} is stale, and UPDATE_DOCS is refused under CI"
+            ));
         }
         return std::fs::write(&path, text).map_err(|e| format!("docs/{name}: {e}"));
     }

@@ -81,7 +81,9 @@ fn speed_against_llama_cpp_measurements() {
     let (mut tg_err, mut pp_err) = (Vec::new(), Vec::new());
     for row in rows {
         let (tg, pp) = predict(row);
-        let tg_measured = row["tg_tokens_per_s"].as_f64().expect("every row has a decode figure");
+        let tg_measured = row["tg_tokens_per_s"]
+            .as_f64()
+            .expect("every row has a decode figure");
         let e = tg / tg_measured - 1.0;
         assert!(e.is_finite(), "{}: no decode prediction", row["id"]);
         tg_err.push(e);
@@ -149,7 +151,10 @@ fn speed_against_llama_cpp_measurements() {
         failures.push(format!("decode median {:.1} % > 10 %", tg_median * 100.0));
     }
     if tg_within20 * 5 < tg_err.len() * 4 {
-        failures.push(format!("decode within 20 % on {tg_within20} of {} rows (< 80 %)", tg_err.len()));
+        failures.push(format!(
+            "decode within 20 % on {tg_within20} of {} rows (< 80 %)",
+            tg_err.len()
+        ));
     }
     if pp_median > 0.25 {
         failures.push(format!("prefill median {:.1} % > 25 %", pp_median * 100.0));

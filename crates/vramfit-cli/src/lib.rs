@@ -13,8 +13,8 @@ pub fn run(text: &str) -> Result<String, String> {
         .map_err(|v| v.to_string())
 }
 
-/// The measurement script (`pytorch`, `diffusers`) or command line (`vllm`, `llama-server`) for a
-/// scenario.
+/// The measurement script (`pytorch`, `train`, `diffusers`) or command line (`vllm`,
+/// `llama-server`) for a scenario.
 pub fn script(kind: &str, text: &str) -> Result<String, String> {
     let scenario = Scenario::from_json(text).map_err(|e| {
         json!({"error": {"kind": "invalid_scenario_json", "line": e.line(), "column": e.column(),
@@ -29,7 +29,11 @@ pub fn script(kind: &str, text: &str) -> Result<String, String> {
         "llama-server" => vramfit_core::measure::llama_server_command(&scenario),
         "diffusers" => vramfit_core::measure::diffusers_script(&scenario)
             .ok_or_else(|| json!({"error": {"kind": "not_a_generation_workload"}}).to_string())?,
-        _ => vramfit_core::measure::pytorch_script(&scenario),
+        "train" => vramfit_core::measure::training_script(&scenario)
+            .ok_or_else(|| json!({"error": {"kind": "not_a_training_workload"}}).to_string())?,
+        // `pytorch` on a training scenario is its training step, never an inference script.
+        _ => vramfit_core::measure::training_script(&scenario)
+            .unwrap_or_else(|| vramfit_core::measure::pytorch_script(&scenario)),
     })
 }
 
@@ -129,10 +133,13 @@ pub fn runs_on(args: &[String]) -> Result<String, String> {
                     .ok_or("--count takes a whole number of cards (1 to 64)")?;
             }
             "--engine" => {
-                let id = it.next().ok_or("--engine takes vllm, sglang, llama_cpp or transformers")?;
+                let id = it
+                    .next()
+                    .ok_or("--engine takes vllm, sglang, llama_cpp or transformers")?;
                 engine = Some(
-                    vramfit_core::EngineKind::from_id(&id.replace('-', "_"))
-                        .ok_or(format!("unknown engine `{id}` (vllm, sglang, llama_cpp, transformers)"))?,
+                    vramfit_core::EngineKind::from_id(&id.replace('-', "_")).ok_or(format!(
+                        "unknown engine `{id}` (vllm, sglang, llama_cpp, transformers)"
+                    ))?,
                 );
             }
             id if gpu.is_none() => {

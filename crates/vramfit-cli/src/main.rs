@@ -6,7 +6,7 @@
 //!        "workload":{"inference":{"context_tokens":32768,"sequences":8}},
 //!        "hardware":{"gpu":"l40s","count":1}}' | vramfit estimate -
 //! ```
-//! `vramfit script pytorch|diffusers|vllm|llama-server FILE|-` prints the measurement script or command line
+//! `vramfit script pytorch|train|diffusers|vllm|llama-server FILE|-` prints the measurement script or command line
 //! for the scenario. `vramfit catalog models|gpus|pipelines` prints a catalog as a JSON array.
 //! `vramfit runs-on GPU [--count N] [--engine E]` lists every catalog model in its common formats
 //! on the card (fits, largest context, decode tokens/s).
@@ -19,7 +19,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: vramfit estimate FILE|-                          scenario JSON in, estimate JSON out
-       vramfit script pytorch|diffusers|vllm|llama-server FILE|-  the measurement script / command
+       vramfit script pytorch|train|diffusers|vllm|llama-server FILE|-  the measurement script / command
        vramfit catalog models|gpus|pipelines             a catalog as JSON (ids, names, repo ids, sizes, sources)
        vramfit inspect FILE [FILE ...]                   safetensors / GGUF headers in, exact weights JSON out
        vramfit runs-on GPU [--count N] [--engine E]      every catalog model on the card: fits, largest context, tokens/s";
@@ -48,7 +48,10 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(message) => {
-                    eprintln!("{}", serde_json::json!({"error": {"kind": "usage", "message": message}}));
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"error": {"kind": "usage", "message": message}})
+                    );
                     eprintln!("{USAGE}");
                     ExitCode::from(2)
                 }
@@ -73,7 +76,8 @@ fn main() -> ExitCode {
         [cmd, path] if cmd == "estimate" => (None, path),
         [cmd, kind, path]
             if cmd == "script"
-                && ["pytorch", "diffusers", "vllm", "llama-server"].contains(&kind.as_str()) =>
+                && ["pytorch", "train", "diffusers", "vllm", "llama-server"]
+                    .contains(&kind.as_str()) =>
         {
             (Some(kind.as_str()), path)
         }

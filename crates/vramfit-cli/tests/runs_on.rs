@@ -26,12 +26,21 @@ fn lists_the_catalog_on_a_4090() {
         list.iter().filter_map(|r| r["model"].as_str()).collect();
     assert!(models.len() >= 50, "{} models", models.len());
     for r in &list {
-        for key in ["model", "weights", "fits", "max_context_tokens", "decode_tokens_per_s"] {
+        for key in [
+            "model",
+            "weights",
+            "fits",
+            "max_context_tokens",
+            "decode_tokens_per_s",
+        ] {
             assert!(r.get(key).is_some(), "{r} lacks {key}");
         }
         // A model that fits has a speed; one that does not fit at all, none.
         if r["fits"] == true {
-            assert!(r["decode_tokens_per_s"].as_f64().is_some_and(|t| t > 0.0), "{r}");
+            assert!(
+                r["decode_tokens_per_s"].as_f64().is_some_and(|t| t > 0.0),
+                "{r}"
+            );
         }
         if r["verdict"] == "does_not_fit" {
             assert!(r["decode_tokens_per_s"].is_null(), "{r}");
@@ -52,7 +61,9 @@ fn llama_cpp_lists_gguf_and_a_second_card_raises_what_fits() {
         let (code, out, err) = runs_on(args);
         assert_eq!(code, 0, "{err}");
         let list: Vec<Value> = serde_json::from_str(&out).expect("array");
-        assert!(list.iter().all(|r| r["weights"].as_str().is_some_and(|w| w.starts_with("gguf-"))));
+        assert!(list.iter().all(|r| r["weights"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("gguf-"))));
         list.iter().filter(|r| r["fits"] == true).count()
     };
     let one = count(&["rtx-3090", "--engine", "llama_cpp"]);

@@ -19,9 +19,9 @@ use crate::model::ModelArch;
 use crate::plan::{multi_gpu_split, Plan, Split, Verdict, VerdictReason};
 use crate::price::Cost;
 use crate::recommend::{recommend, Market, Recommendation};
-use crate::speed::Speed;
 use crate::rules::{rules_of_thumb, RulesOfThumb};
 use crate::scenario::{ModelSource, Scenario, Workload};
+use crate::speed::Speed;
 use crate::warning::Warning;
 use serde::Serialize;
 
@@ -419,12 +419,10 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             CurveAxis::ImageSide
         };
     }
-    let speed = plan
+    let speed = plan.as_ref().and_then(|p| crate::speed::of_plan(&base, p));
+    let cost = plan
         .as_ref()
-        .and_then(|p| crate::speed::of_plan(&base, p));
-    let cost = plan.as_ref().and_then(|p| {
-        crate::price::of_plan(p, speed.as_ref(), &scenario.prices_usd_per_hour)
-    });
+        .and_then(|p| crate::price::of_plan(p, speed.as_ref(), &scenario.prices_usd_per_hour));
     let mut estimate = Estimate {
         speed,
         cost,

@@ -174,7 +174,8 @@ fn offers(
 ) -> Vec<Offer> {
     let mut out = Vec::new();
     for (g, single) in runnable {
-        let availability = crate::catalog::market(g.id).map_or(Availability::Buy, |m| m.availability);
+        let availability =
+            crate::catalog::market(g.id).map_or(Availability::Buy, |m| m.availability);
         if within_reach && availability > market.reach {
             continue;
         }
@@ -190,7 +191,9 @@ fn offers(
         if base.sequences > 1 && matches!(base.workload, Workload::Inference(_)) {
             let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
             let replicas = (2..=max_r)
-                .map(|r| Plan::evaluate_for_search(base, card, r, Split::Replicas, headroom_percent))
+                .map(|r| {
+                    Plan::evaluate_for_search(base, card, r, Split::Replicas, headroom_percent)
+                })
                 .find(|p| p.verdict == Verdict::Fits);
             out.extend(replicas.map(|p| offer(base, p, market, availability)));
         }

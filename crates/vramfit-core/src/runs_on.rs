@@ -43,7 +43,9 @@ pub fn formats(engine: Option<EngineKind>) -> Vec<WeightFormat> {
         Some(EngineKind::LlamaCpp) => &["gguf-q4_k_m", "gguf-q8_0", "gguf-f16"],
         _ => &["bf16", "fp8", "awq-int4-g128"],
     };
-    ids.iter().filter_map(|id| WeightFormat::from_id(id)).collect()
+    ids.iter()
+        .filter_map(|id| WeightFormat::from_id(id))
+        .collect()
 }
 
 /// Every catalog model in its common formats on `count` × `gpu` under `engine`.

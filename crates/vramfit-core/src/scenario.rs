@@ -14,13 +14,13 @@
 //! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
 //! input.
 
+use crate::catalog::Availability;
 use crate::diffusion::Generation;
 use crate::engine::Engine;
 use crate::engine::Inference;
 use crate::format::WeightFormat;
 use crate::kv_format::KvCacheFormat;
 use crate::training::Train;
-use crate::catalog::Availability;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

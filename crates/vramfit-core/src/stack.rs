@@ -93,7 +93,10 @@ pub fn check(
     if let Workload::Train(t) = workload {
         use crate::training::{Method, Optimizer};
         let bnb = t.method == Method::Qlora
-            || matches!(t.optimizer, Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit);
+            || matches!(
+                t.optimizer,
+                Optimizer::Adamw8bit | Optimizer::PagedAdamw8bit
+            );
         if bnb && gpu.vendor != Vendor::Nvidia {
             return Err(StackGap::Bitsandbytes);
         }

@@ -188,7 +188,10 @@ fn a_fallen_back_count_revalidates_the_training_run() {
 /// became "Serve an LLM"; now the width takes its starting value and the note names the field.
 #[test]
 fn a_bad_generation_field_keeps_the_workload() {
-    let (s, notes) = from_pairs(&[("image", r#"{"pipeline":"flux1-dev","width":100000,"height":1024}"#)]);
+    let (s, notes) = from_pairs(&[(
+        "image",
+        r#"{"pipeline":"flux1-dev","width":100000,"height":1024}"#,
+    )]);
     let vramfit_core::Workload::GenerateImage(g) = &s.workload else {
         panic!("still image generation: {:?}", s.workload)
     };
@@ -196,13 +199,27 @@ fn a_bad_generation_field_keeps_the_workload() {
     assert!(notes.iter().any(|n| n.param == "image.width"), "{notes:?}");
     // A video link with an unusable config stays a video link.
     let (s, notes) = from_pairs(&[
-        ("video", r#"{"pipeline":"wan21-t2v-1.3b","width":832,"height":480,"frames":81}"#),
+        (
+            "video",
+            r#"{"pipeline":"wan21-t2v-1.3b","width":832,"height":480,"frames":81}"#,
+        ),
         ("config", "{\"architectures\":[\"Nope\"]}"),
     ]);
-    assert!(matches!(s.workload, vramfit_core::Workload::GenerateVideo(_)), "{:?}", s.workload);
+    assert!(
+        matches!(s.workload, vramfit_core::Workload::GenerateVideo(_)),
+        "{:?}",
+        s.workload
+    );
     assert!(notes.iter().any(|n| n.param == "config"), "{notes:?}");
     // A training link with an out-of-range setting stays training.
-    let (s, notes) = from_pairs(&[("train", r#"{"method":"lora","micro_batch":0,"sequence_length":2048}"#)]);
-    assert!(matches!(s.workload, vramfit_core::Workload::Train(_)), "{:?}", s.workload);
+    let (s, notes) = from_pairs(&[(
+        "train",
+        r#"{"method":"lora","micro_batch":0,"sequence_length":2048}"#,
+    )]);
+    assert!(
+        matches!(s.workload, vramfit_core::Workload::Train(_)),
+        "{:?}",
+        s.workload
+    );
     assert!(!notes.is_empty());
 }

@@ -31,7 +31,10 @@ fn a_user_price_sets_the_hourly_cost_exactly() {
     let cost = e.cost.expect("a cost");
     assert_eq!(cost.usd_per_hour, 2.5);
     assert_eq!(cost.price_source, vramfit_core::PriceSource::User);
-    assert_eq!(reference.cost.expect("cost").price_source, vramfit_core::PriceSource::Reference);
+    assert_eq!(
+        reference.cost.expect("cost").price_source,
+        vramfit_core::PriceSource::Reference
+    );
     // The speed does not move with the price, and per million tokens follows from both.
     assert_eq!(e.speed, reference.speed);
     let Some(Speed::Serving(speed)) = e.speed else {
@@ -39,20 +42,31 @@ fn a_user_price_sets_the_hourly_cost_exactly() {
     };
     let per_m = cost.usd_per_million_output_tokens.expect("$/M");
     let expected = 2.5 / (speed.decode_tokens_per_s_total * 3600.0) * 1e6;
-    assert!((per_m - expected).abs() <= expected * 1e-12, "{per_m} vs {expected}");
+    assert!(
+        (per_m - expected).abs() <= expected * 1e-12,
+        "{per_m} vs {expected}"
+    );
 }
 
 #[test]
 fn a_higher_user_price_moves_the_recommendation_away() {
     let e = est(DEFAULT_PAGE);
-    let id = e.recommendation.best.as_ref().and_then(|p| p.card.gpu).expect("card");
+    let id = e
+        .recommendation
+        .best
+        .as_ref()
+        .and_then(|p| p.card.gpu)
+        .expect("card");
     let json = DEFAULT_PAGE.replacen(
         "{\"model\"",
         &format!("{{\"prices_usd_per_hour\":{{\"{id}\":999}},\"model\""),
         1,
     );
     let e2 = est(&json);
-    assert_ne!(e2.recommendation.best.as_ref().and_then(|p| p.card.gpu), Some(id));
+    assert_ne!(
+        e2.recommendation.best.as_ref().and_then(|p| p.card.gpu),
+        Some(id)
+    );
 }
 
 #[test]
@@ -71,7 +85,11 @@ fn no_offer_runs_on_a_card_its_software_does_not_support() {
         assert_eq!(g.vendor, Vendor::Nvidia, "{} offered for QLoRA", g.id);
     }
     for o in offers(&est(SERVE_70B)) {
-        assert!(!o.plan.card.gpu.is_some_and(|g| g.starts_with("p40") || g.starts_with("p100")));
+        assert!(!o
+            .plan
+            .card
+            .gpu
+            .is_some_and(|g| g.starts_with("p40") || g.starts_with("p100")));
     }
 }
 
@@ -83,7 +101,13 @@ fn ranked_by_price_nothing_cheaper_fits() {
         let price = best.cost.expect("priced").usd_per_hour;
         for o in offers(&e) {
             if let Some(c) = o.cost {
-                assert!(c.usd_per_hour >= price, "{:?} at {} < {}", o.plan.card.gpu, c.usd_per_hour, price);
+                assert!(
+                    c.usd_per_hour >= price,
+                    "{:?} at {} < {}",
+                    o.plan.card.gpu,
+                    c.usd_per_hour,
+                    price
+                );
             }
         }
         // Every single card that fits, runs the stack and is rented costs at least as much.
@@ -91,7 +115,10 @@ fn ranked_by_price_nothing_cheaper_fits() {
         for p in &e.recommendation.single_cards {
             let id = p.card.gpu.expect("card");
             let m = catalog::market(id).expect("market");
-            if p.verdict == vramfit_core::Verdict::Fits && !left.contains(&id) && m.availability != catalog::Availability::Buy {
+            if p.verdict == vramfit_core::Verdict::Fits
+                && !left.contains(&id)
+                && m.availability != catalog::Availability::Buy
+            {
                 if let Some(h) = m.usd_per_hour {
                     assert!(h >= price, "{id} at {h} is cheaper than the best {price}");
                 }
@@ -110,16 +137,25 @@ fn ranked_by_speed_the_first_is_fastest() {
         _ => 0.0,
     };
     let first = speed(&e.recommendation.alternatives[0]);
-    assert!(e.recommendation.alternatives.iter().all(|o| speed(o) <= first));
+    assert!(e
+        .recommendation
+        .alternatives
+        .iter()
+        .all(|o| speed(o) <= first));
 }
 
 #[test]
 fn the_plan_shown_carries_speed_and_cost() {
-    let e = est(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"inference":{"context_tokens":8192,"sequences":8}},"hardware":{"gpu":"l40s"},"engine":{"vllm":{}}}"#);
+    let e = est(
+        r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"inference":{"context_tokens":8192,"sequences":8}},"hardware":{"gpu":"l40s"},"engine":{"vllm":{}}}"#,
+    );
     let Some(Speed::Serving(s)) = e.speed else {
         panic!("serving speed")
     };
-    assert!(s.decode_tokens_per_s > 10.0 && s.decode_tokens_per_s < 200.0, "{s:?}");
+    assert!(
+        s.decode_tokens_per_s > 10.0 && s.decode_tokens_per_s < 200.0,
+        "{s:?}"
+    );
     assert!(s.decode_tokens_per_s_total > s.decode_tokens_per_s);
     assert!(s.time_to_first_token_ms > 0.0);
     assert!(e.cost.is_some_and(|c| c.usd_per_hour > 0.0));
@@ -139,7 +175,9 @@ fn bandwidth_and_links_move_decode_the_way_they_should() {
     // More bandwidth, faster.
     assert!(speed("h100-sxm-80gb", 1, r#"{"vllm":{}}"#) > speed("a10g", 1, r#"{"vllm":{}}"#));
     // Tensor parallel over NVLink speeds one sequence up; llama.cpp's layer split does not.
-    assert!(speed("h100-sxm-80gb", 2, r#"{"vllm":{}}"#) > speed("h100-sxm-80gb", 1, r#"{"vllm":{}}"#));
+    assert!(
+        speed("h100-sxm-80gb", 2, r#"{"vllm":{}}"#) > speed("h100-sxm-80gb", 1, r#"{"vllm":{}}"#)
+    );
     let one = speed("rtx-3090", 1, r#"{"llama_cpp":{}}"#);
     let two = speed("rtx-3090", 2, r#"{"llama_cpp":{}}"#);
     assert!((two / one - 1.0).abs() < 0.05, "{one} vs {two}");

@@ -191,11 +191,7 @@ fn vllm_fraction_is_its_own_headroom() {
     let full: Scenario = serde_json::from_str(r#"{"model":{"catalog":"gemma-4-31b-it"},"weights":"bf16","workload":{"inference":{"context_tokens":65536,"sequences":8}},"hardware":{"gpu":"h200","count":1},"engine":{"vllm":{"gpu_memory_utilization":1.0}}}"#).expect("json");
     let e = estimate(&full).expect("valid");
     assert_eq!(e.verdict, Verdict::DoesNotFit, "{:?}", e.reason);
-    let max = e
-        .limits
-        .and_then(|l| l.utilization)
-        .expect("a range")
-        .max;
+    let max = e.limits.and_then(|l| l.utilization).expect("a range").max;
     let fraction = e
         .fixes
         .iter()
@@ -204,7 +200,10 @@ fn vllm_fraction_is_its_own_headroom() {
             _ => None,
         })
         .expect("the fraction fix");
-    assert!(fraction <= max && max - fraction < 0.01, "{fraction} vs {max}");
+    assert!(
+        fraction <= max && max - fraction < 0.01,
+        "{fraction} vs {max}"
+    );
 }
 
 /// HunyuanVideo at 720p, 81 frames on one RTX 4090 needs ≈ 75 GiB: no single change to how it

@@ -7,13 +7,13 @@ use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use crate::gen_form::GenForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
-use vramfit_core::hf_config::ConfigError;
-use vramfit_core::limits::{Field, SCENARIO_VERSION};
 use std::collections::BTreeMap;
 use vramfit_core::catalog::Availability;
+use vramfit_core::hf_config::ConfigError;
+use vramfit_core::limits::{Field, SCENARIO_VERSION};
 use vramfit_core::{
-    resolve_model, Estimate, RecommendBy, Hardware, Inference, KvCacheFormat, ModelSource, Scenario,
-    ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
+    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelSource, RecommendBy,
+    Scenario, ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
 };
 
 /// Value of the GPU select meaning "recommend a card".

@@ -5,8 +5,8 @@
 use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
 use crate::markup::{push_element, push_escaped};
-use crate::speed_view::{Offers, OffersNotes, Pace, SpeedLine};
 use crate::numbers::{gb, gib, params, share};
+use crate::speed_view::{Offers, OffersNotes, Pace, SpeedLine};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::{ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};

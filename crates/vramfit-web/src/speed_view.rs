@@ -175,7 +175,10 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
         Some(s) if !serving => vec![speed_sentence(l, &s)],
         _ => vec!["–".to_string(); if serving { 3 } else { 1 }],
     };
-    let hour = o.cost.map_or_else(|| t(l, Key::NoPrice).to_string(), |c| usd(l, c.usd_per_hour));
+    let hour = o.cost.map_or_else(
+        || t(l, Key::NoPrice).to_string(),
+        |c| usd(l, c.usd_per_hour),
+    );
     let million = o
         .cost
         .and_then(|c| c.usd_per_million_output_tokens)

@@ -507,7 +507,9 @@ mod tests {
     #[test]
     fn absurd_figures_are_not_measurements() {
         let digits = "9".repeat(400);
-        let m = parse_measured(&format!("max_memory_allocated: {digits} GiB\nmax_memory_reserved: 12.5 GiB"));
+        let m = parse_measured(&format!(
+            "max_memory_allocated: {digits} GiB\nmax_memory_reserved: 12.5 GiB"
+        ));
         assert_eq!(m.allocated_gib, None);
         assert_eq!(m.reserved_gib, Some(12.5));
     }

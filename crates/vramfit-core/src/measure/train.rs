@@ -65,7 +65,9 @@ pub fn training_script(s: &Scenario) -> Option<String> {
         Optimizer::Adamw => "torch.optim.AdamW(params, lr=1e-5, foreach=FOREACH)",
         Optimizer::Adamw8bit => "bnb.optim.AdamW8bit(params, lr=1e-5)",
         Optimizer::PagedAdamw8bit => "bnb.optim.PagedAdamW8bit(params, lr=1e-5)",
-        Optimizer::Adafactor => "Adafactor(params, lr=1e-5, relative_step=False, scale_parameter=False)",
+        Optimizer::Adafactor => {
+            "Adafactor(params, lr=1e-5, relative_step=False, scale_parameter=False)"
+        }
         Optimizer::Sgd => "torch.optim.SGD(params, lr=1e-5, foreach=FOREACH)",
         Optimizer::SgdMomentum => "torch.optim.SGD(params, lr=1e-5, momentum=0.9, foreach=FOREACH)",
         Optimizer::Lion => "Lion(params, lr=1e-5)",
@@ -163,7 +165,9 @@ mod tests {
 
     #[test]
     fn a_qlora_run_gets_a_qlora_training_step() {
-        let s = train(r#"{"method":"qlora","micro_batch":2,"sequence_length":2048,"checkpointing":"full","optimizer":"paged_adamw8bit"}"#);
+        let s = train(
+            r#"{"method":"qlora","micro_batch":2,"sequence_length":2048,"checkpointing":"full","optimizer":"paged_adamw8bit"}"#,
+        );
         let script = training_script(&s).expect("a script");
         for needle in [
             "load_in_4bit=True",
@@ -185,7 +189,9 @@ mod tests {
 
     #[test]
     fn a_full_fp16_run_scales_its_loss() {
-        let s = train(r#"{"method":"full","micro_batch":1,"sequence_length":512,"precision":"amp_fp16"}"#);
+        let s = train(
+            r#"{"method":"full","micro_batch":1,"sequence_length":512,"precision":"amp_fp16"}"#,
+        );
         let script = training_script(&s).expect("a script");
         assert!(script.contains("GradScaler"));
         assert!(script.contains("torch.autocast('cuda', dtype=torch.float16)"));

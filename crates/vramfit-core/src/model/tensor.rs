@@ -704,9 +704,9 @@ impl ModelArch {
             .chain(&after)
             .filter(|t| read(t))
             .map(Tensor::numel));
-        let (active, experts) = self
-            .moe
-            .map_or((1, 1), |m| (u64::from(m.active), u64::from(m.experts.max(1))));
+        let (active, experts) = self.moe.map_or((1, 1), |m| {
+            (u64::from(m.active), u64::from(m.experts.max(1)))
+        });
         let layer = |i: u32| {
             sum(self.layer_tensors(i).iter().filter(|t| read(t)).map(|t| {
                 if t.kind.is_expert() {
@@ -725,17 +725,14 @@ impl ModelArch {
 
     /// Parameters of every routed expert of every MoE layer (0 for a dense model).
     pub fn routed_expert_param_count(&self) -> u64 {
-        sum(self
-            .layer_kinds(0, self.layers)
-            .into_iter()
-            .map(|(i, n)| {
-                let experts = sum(self
-                    .layer_tensors(i)
-                    .iter()
-                    .filter(|t| t.kind.is_expert())
-                    .map(Tensor::numel));
-                mul(experts, n)
-            }))
+        sum(self.layer_kinds(0, self.layers).into_iter().map(|(i, n)| {
+            let experts = sum(self
+                .layer_tensors(i)
+                .iter()
+                .filter(|t| t.kind.is_expert())
+                .map(Tensor::numel));
+            mul(experts, n)
+        }))
     }
 
     /// Parameters of the checkpoint's multi-token-prediction layers ([`ModelArch::mtp_layers`]),

@@ -233,10 +233,9 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     // Layers kept in host RAM (llama.cpp `-ngl` below the layer count: the first layers stay on
     // the CPU) are read over the host's bandwidth.
     let host = match job.engine {
-        Some(Engine::LlamaCpp(l)) => l
-            .n_gpu_layers
-            .filter(|n| *n < arch.layers)
-            .map_or(0, |n| job.footprint.layer_bytes(0, u64::from(arch.layers - n))),
+        Some(Engine::LlamaCpp(l)) => l.n_gpu_layers.filter(|n| *n < arch.layers).map_or(0, |n| {
+            job.footprint.layer_bytes(0, u64::from(arch.layers - n))
+        }),
         _ => 0,
     }
     .min(whole) as f64;
@@ -249,8 +248,8 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     let weights_gpu = read * on_gpu_share / tp as f64;
     let weights_host = read * (1.0 - on_gpu_share);
     let mean_context = (job.context_tokens / 2).max(1);
-    let kv = crate::budget::kv_cache::per_sequence(arch, mean_context, tp, job.kv_cache.bits())
-        as f64;
+    let kv =
+        crate::budget::kv_cache::per_sequence(arch, mean_context, tp, job.kv_cache.bits()) as f64;
     let active = arch.active_param_count() as f64;
     let q_width = f64::from(arch.heads) * f64::from(arch.head_dim);
     let peak = peak_tflops(m, gpu, job.weights, engine) * 1e12;
