@@ -78,6 +78,9 @@ pub enum Change {
     VaeTiling,
     /// Generation: the denoiser in fp8.
     DenoiserFp8,
+    /// Generation: a denoiser the pipeline loads in fp32 loaded in bf16 (the `torch_dtype` its
+    /// diffusers recipe uses).
+    DenoiserBf16,
     /// Generation: the T5 text encoder left off the GPU.
     DropT5,
     /// Generation: CPU offload.

@@ -198,7 +198,7 @@ fn cost_rank(c: &Change) -> u8 {
         | Change::ChunkedLoss
         | Change::MicroBatch { .. }
         | Change::Lora => 1,
-        Change::Weights { .. } | Change::DenoiserFp8 | Change::Qlora => 2,
+        Change::Weights { .. } | Change::DenoiserFp8 | Change::DenoiserBf16 | Change::Qlora => 2,
         _ => 3,
     }
 }
@@ -548,6 +548,19 @@ fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
     if !g.vae_tiling {
         push(Change::VaeTiling, &|g| g.vae_tiling = true);
     }
+    // A denoiser published in fp32 (Wan) runs in bf16 in its diffusers recipe: half the bytes
+    // at the precision it was trained in.
+    let fp32_denoiser = crate::diffusion::pipeline_of(g).is_ok_and(|p| {
+        p.parts.iter().any(|part| {
+            part.role == crate::diffusion::pipelines::Role::Denoiser
+                && part.default_format == PipelinePartFormat::Fp32
+        })
+    });
+    if fp32_denoiser && g.denoiser_format.is_none() {
+        push(Change::DenoiserBf16, &|g| {
+            g.denoiser_format = Some(PipelinePartFormat::Bf16)
+        });
+    }
     if !matches!(
         g.denoiser_format,
         Some(PipelinePartFormat::Fp8 | PipelinePartFormat::Nf4 | PipelinePartFormat::GgufQ4KM)
@@ -556,14 +569,26 @@ fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
             g.denoiser_format = Some(PipelinePartFormat::Fp8)
         });
     }
-    // The T5 encoders the GPU still loads (`drop_text_encoders` already left out).
-    let t5: Vec<String> = crate::diffusion::part_bytes(g)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(id, _)| id.contains("t5"))
-        .map(|(id, _)| id.to_string())
+    // The T5 encoders the GPU still loads (`drop_text_encoders` already left out) — offered only
+    // when another text encoder stays: a pipeline whose only encoder is a T5 (Wan's umT5,
+    // CogVideoX, LTX-Video) cannot run without it.
+    let loaded = crate::diffusion::part_bytes(g).unwrap_or_default();
+    let encoders: Vec<&str> = crate::diffusion::pipeline_of(g)
+        .map(|p| {
+            p.parts
+                .iter()
+                .filter(|part| part.role == crate::diffusion::pipelines::Role::TextEncoder)
+                .map(|part| part.id)
+                .filter(|id| loaded.iter().any(|(l, _)| l == id))
+                .collect()
+        })
+        .unwrap_or_default();
+    let t5: Vec<String> = encoders
+        .iter()
+        .filter(|id| id.contains("t5"))
+        .map(|id| id.to_string())
         .collect();
-    if !t5.is_empty() {
+    if !t5.is_empty() && t5.len() < encoders.len() {
         push(Change::DropT5, &|g| {
             g.drop_text_encoders.extend(t5.iter().cloned())
         });

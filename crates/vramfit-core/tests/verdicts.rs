@@ -337,3 +337,32 @@ fn llama_cpp_explicit_slots_bound_the_sequences() {
         assert_eq!(again.verdict, f.verdict, "{:?}", f.change);
     }
 }
+
+/// Issue 29: a video pipeline whose only text encoder is a T5 (Wan's umT5) is never offered to
+/// drop it; a denoiser published in fp32 is offered in bf16.
+#[test]
+fn generation_fixes_keep_the_only_text_encoder() {
+    use vramfit_core::Change;
+    for gpu in ["rtx-4090", "h100-sxm-80gb", "l40s"] {
+        let s: Scenario = serde_json::from_str(&format!(r#"{{"workload":{{"generate_video":{{"pipeline":"wan22-t2v-a14b","width":1280,"height":720,"frames":81}}}},"hardware":{{"gpu":"{gpu}"}}}}"#)).expect("json");
+        let e = estimate(&s).expect("valid");
+        let all: Vec<&Change> = e
+            .fixes
+            .iter()
+            .flat_map(|f| match &f.change {
+                Change::Together { changes } => changes.iter().collect::<Vec<_>>(),
+                c => vec![c],
+            })
+            .collect();
+        assert!(!all.contains(&&Change::DropT5), "{gpu}: {all:?}");
+    }
+    let s: Scenario = serde_json::from_str(r#"{"workload":{"generate_video":{"pipeline":"wan22-t2v-a14b","width":1280,"height":720,"frames":81}},"hardware":{"gpu":"h200"}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert!(
+        e.fixes
+            .iter()
+            .any(|f| f.change == Change::DenoiserBf16 && f.verdict == Verdict::Fits),
+        "{:?}",
+        e.fixes.iter().map(|f| &f.change).collect::<Vec<_>>()
+    );
+}

@@ -57,6 +57,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::MicroBatch { micro_batch } => field(Key::MicroBatch, &micro_batch.to_string()),
         Change::VaeTiling => t(l, Key::VaeTiling).to_string(),
         Change::DenoiserFp8 => field(Key::DenoiserFormat, "fp8"),
+        Change::DenoiserBf16 => field(Key::DenoiserFormat, "bf16"),
         Change::DropT5 => t(l, Key::DropT5).to_string(),
         Change::Offload { mode } => field(
             Key::OffloadLabel,
