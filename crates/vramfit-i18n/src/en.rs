@@ -278,6 +278,7 @@ english! {
             PriceHint => "Empty: the reference price ({usd} $/h).",
             PriceHintNone => "No reference price for this card: type yours.",
             ProblemPrice => "A price from 0 to 1,000 $ per GPU-hour.",
+            SkipToAnswer => "Skip to the answer",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
     /// configs, the guidance sections, the file panel.

@@ -126,9 +126,15 @@ pub fn App() -> impl IntoView {
                 </header>
                 <EmbedPanel open=embed_open current=last_good l=l />
                 <UrlNotes notes=notes.clone() l=l />
+                <a class="skip" href="#answer">{t(l, Key::SkipToAnswer)}</a>
+                // One line that stays in view while any input changes, and the only part of the
+                // answer read out: the verdict with its speed and price, not every number.
+                <p class="verdict-bar" data-testid="verdict-bar" aria-live="polite" aria-atomic="true">
+                    {move || shown.with(|e| e.as_ref().map(|e| crate::speed_view::summary(l, e)))}
+                </p>
                 <main class="layout">
                     <Inputs form=form problems=problems estimate=shown l=l />
-                    <section class="answer" aria-label=t(l, Key::AnswerAria) aria-live="polite">
+                    <section class="answer" id="answer" tabindex="-1" aria-label=t(l, Key::AnswerAria)>
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                         </Show>

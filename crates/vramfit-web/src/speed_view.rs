@@ -139,6 +139,39 @@ pub fn SpeedLine(
     })
 }
 
+/// The one-line summary that stays in view: verdict icon and word, the plan, the per-GPU
+/// memory against the card, the speed per request and the price per hour.
+pub fn summary(l: Locale, e: &Estimate) -> String {
+    let Some(plan) = &e.plan else {
+        return format!("✖ {}", t(l, Key::VerdictNoCard));
+    };
+    let mut parts = vec![
+        format!(
+            "{} {}",
+            text::verdict_icon(plan.verdict),
+            text::verdict_word(l, plan.verdict)
+        ),
+        text::plan_title(l, plan),
+        format!(
+            "{} / {} GiB",
+            gib(l, plan.per_gpu_bytes),
+            gib(l, plan.card.capacity_bytes)
+        ),
+    ];
+    match e.speed {
+        Some(Speed::Serving(s)) => {
+            parts.push(format!("≈ {} tok/s", rate(l, s.decode_tokens_per_s)))
+        }
+        Some(Speed::Training(s)) => parts.push(format!("≈ {} tok/s", rate(l, s.tokens_per_s))),
+        Some(Speed::Generation(s)) => parts.push(format!("≈ {}", seconds(l, s.seconds_per_item))),
+        None => {}
+    }
+    if let Some(c) = &e.cost {
+        parts.push(per_hour(l, c));
+    }
+    parts.join(" · ")
+}
+
 /// The ranking's words.
 pub fn rank_name(l: Locale, by: RecommendBy) -> &'static str {
     t(

@@ -21,6 +21,27 @@ pub fn TrainInputs(
 ) -> impl IntoView {
     let err = move |name: &'static str| field_error(problems, Input::Train(name), l);
     let lora = move || form.method.get() != "full";
+    // Choosing a method starts from its recipe's checkpointing (QLoRA: peft turns it on); a
+    // choice the user made afterwards stays.
+    Effect::new(move |previous: Option<String>| {
+        let method = form.method.get();
+        if previous.is_some_and(|p| p != method) {
+            if let Ok(m) = serde_json::from_value::<vramfit_core::Method>(
+                serde_json::Value::String(method.clone()),
+            ) {
+                let ck = m.recipe_checkpointing();
+                if ck != vramfit_core::Checkpointing::None {
+                    form.checkpointing.set(
+                        serde_json::to_value(ck)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        method
+    });
     let opts = move |pairs: &[(&'static str, Key)]| -> Vec<(&'static str, &'static str)> {
         pairs.iter().map(|&(v, k)| (v, t(l, k))).collect()
     };

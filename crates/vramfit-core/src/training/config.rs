@@ -16,6 +16,18 @@ pub enum Method {
     Qlora,
 }
 
+impl Method {
+    /// The activation checkpointing a run of this method starts with in its usual recipe:
+    /// QLoRA's goes through peft's `prepare_model_for_kbit_training`, whose
+    /// `use_gradient_checkpointing` defaults to `True`; full and LoRA runs start without it.
+    pub fn recipe_checkpointing(self) -> Checkpointing {
+        match self {
+            Method::Qlora => Checkpointing::Full,
+            Method::Full | Method::Lora => Checkpointing::None,
+        }
+    }
+}
+
 /// Which linear modules carry LoRA adapters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
