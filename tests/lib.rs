@@ -1,5 +1,6 @@
 //! Shared helpers for the cross-crate tests: locating the calibration cases in `tests/calibration/`,
-//! and keeping the README's generated tables in sync with what the tests print.
+//! and keeping the generated tables of `docs/accuracy.md` (and the generated documents of `docs/`)
+//! in sync with what the tests print.
 
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -21,26 +22,33 @@ pub fn calibration_file(name: &str) -> PathBuf {
     repo_root().join("tests").join("calibration").join(name)
 }
 
-/// Checks that the README holds `table` between `<!-- NAME:start -->` and `<!-- NAME:end -->`;
-/// with `UPDATE_README=1` it rewrites that section instead. Returns an error message if stale.
-pub fn sync_readme_section(name: &str, table: &str) -> Result<(), String> {
-    let path = repo_root().join("README.md");
-    let readme = std::fs::read_to_string(&path).map_err(|e| format!("README.md: {e}"))?;
+/// Checks that `docs/accuracy.md` holds `table` between `<!-- NAME:start -->` and
+/// `<!-- NAME:end -->`; with `UPDATE_DOCS=1` (or the older `UPDATE_README=1`) it rewrites that
+/// section instead. Returns an error message if stale.
+pub fn sync_accuracy_section(name: &str, table: &str) -> Result<(), String> {
+    let path = repo_root().join("docs").join("accuracy.md");
+    let doc = std::fs::read_to_string(&path).map_err(|e| format!("docs/accuracy.md: {e}"))?;
     let start = format!("<!-- {name}:start -->\n");
     let end = format!("<!-- {name}:end -->");
-    let (Some(a), Some(b)) = (readme.find(&start), readme.find(&end)) else {
-        return Err(format!("README.md lacks the {name} markers"));
+    let (Some(a), Some(b)) = (doc.find(&start), doc.find(&end)) else {
+        return Err(format!("docs/accuracy.md lacks the {name} markers"));
     };
-    let current = &readme[a + start.len()..b];
+    let current = &doc[a + start.len()..b];
     if current == table {
         return Ok(());
     }
-    if std::env::var("UPDATE_README").as_deref() == Ok("1") {
-        let updated = format!("{}{}{}", &readme[..a + start.len()], table, &readme[b..]);
-        return std::fs::write(&path, updated).map_err(|e| format!("README.md: {e}"));
+    let update = |var: &str| std::env::var(var).as_deref() == Ok("1");
+    if update("UPDATE_DOCS") || update("UPDATE_README") {
+        if std::env::var_os("CI").is_some() {
+            return Err(format!(
+                "docs/accuracy.md's {name} table is stale, and rewriting it is refused under CI"
+            ));
+        }
+        let updated = format!("{}{}{}", &doc[..a + start.len()], table, &doc[b..]);
+        return std::fs::write(&path, updated).map_err(|e| format!("docs/accuracy.md: {e}"));
     }
     Err(format!(
-        "README.md's {name} table is stale: run `UPDATE_README=1 cargo test -p vramfit-tests` and commit"
+        "docs/accuracy.md's {name} table is stale: run `UPDATE_DOCS=1 cargo test -p vramfit-tests` and commit"
     ))
 }
 
@@ -66,7 +74,7 @@ pub fn sync_doc(name: &str, text: &str) -> Result<(), String> {
 }
 
 /// Ends an accuracy report: prints the markdown `rows`, fails on any case outside its bound (listed
-/// in `failures`), then checks the README section `name` holds the same table.
+/// in `failures`), then checks the section `name` of `docs/accuracy.md` holds the same table.
 #[track_caller]
 pub fn finish_report(name: &str, rows: &[String], failures: &[String]) {
     let table = rows.join("\n") + "\n";
@@ -76,7 +84,7 @@ pub fn finish_report(name: &str, rows: &[String], failures: &[String]) {
         "outside the bounds:\n{}",
         failures.join("\n")
     );
-    if let Err(e) = sync_readme_section(name, &table) {
+    if let Err(e) = sync_accuracy_section(name, &table) {
         panic!("{e}");
     }
 }

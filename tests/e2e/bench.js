@@ -2,11 +2,12 @@
 // reference page measured in the same run (so the ratio holds on a noisy machine). Used by
 // scripts/bench. Usage:
 //   node bench.js [--before DIST_DIR] [--names-after WASM] [--names-before WASM] [--core-after LINE]
-//                 [--core-before LINE] [--counter DIST_DIR] [--readme README.md]
+//                 [--core-before LINE] [--counter DIST_DIR] [--docs FILE]
 // "after" is dist/ of this checkout. Every response is served gzip -9 (as a static host sends it);
 // the brotli figure is what the same requests weigh at brotli q11 (a host serving precompressed
 // files). Each load runs in a fresh browser context (empty cache); BENCH_ROUNDS loads of each (5). Prints Markdown tables; with
-// --readme, writes them between the perf markers of the README as well.
+// --docs FILE (or its older name --readme FILE; scripts/bench passes docs/performance.md), writes
+// them between the perf markers of that file as well.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -297,14 +298,15 @@ async function inputToPaint(page) {
   }
   const text = lines.join('\n');
   console.log(text);
-  if (args.readme) {
-    const readme = fs.readFileSync(args.readme, 'utf8');
+  const docs = args.docs || args.readme;
+  if (docs) {
+    const doc = fs.readFileSync(docs, 'utf8');
     const start = '<!-- perf:start -->';
     const end = '<!-- perf:end -->';
-    const a = readme.indexOf(start);
-    const b = readme.indexOf(end);
-    if (a < 0 || b < a) throw new Error(`${args.readme} has no ${start} … ${end} block`);
-    fs.writeFileSync(args.readme, `${readme.slice(0, a + start.length)}\n${text}\n${readme.slice(b)}`);
+    const a = doc.indexOf(start);
+    const b = doc.indexOf(end);
+    if (a < 0 || b < a) throw new Error(`${docs} has no ${start} … ${end} block`);
+    fs.writeFileSync(docs, `${doc.slice(0, a + start.length)}\n${text}\n${doc.slice(b)}`);
   }
   fs.rmSync(refDir, { recursive: true, force: true });
 })().catch((e) => { console.error(e); process.exit(1); });

@@ -204,7 +204,7 @@ fn diffusion_calibration() {
     println!("{table}");
     assert!(cases.len() >= 10 && cases.iter().filter(|c| c.excluded.is_some()).count() <= 4);
     assert!(failures.is_empty(), "beyond 15 %: {failures:?}");
-    if let Err(e) = vramfit_tests::sync_readme_section("accuracy-diffusion", &table) {
+    if let Err(e) = vramfit_tests::sync_accuracy_section("accuracy-diffusion", &table) {
         panic!("{e}");
     }
 }

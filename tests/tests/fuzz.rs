@@ -644,7 +644,8 @@ fn check_kv_exactly(s: &Scenario, e: &Estimate, p: &Plan) -> Result<(), String> 
 
 /// For workloads whose plan is judged by its sum (not pre-allocating engines, not llama.cpp with
 /// a fixed `n_ctx`): the per-GPU bytes of the plan never shrink when the context (sequence length)
-/// or the sequences (micro-batch) grow, as the README states and the inverse bisections rely on.
+/// or the sequences (micro-batch) grow, as crates/vramfit-core/README.md ("Fuzzing") states and
+/// the inverse bisections rely on.
 fn check_monotone(s: &Scenario) -> Result<(), String> {
     match &s.engine {
         Some(Engine::Vllm(_) | Engine::Sglang(_)) => return Ok(()),

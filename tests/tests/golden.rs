@@ -18,7 +18,23 @@ fn golden_scenarios() {
         .collect();
     names.sort();
     assert!(names.len() >= 5, "golden scenarios missing");
+    // An expected file without its scenario is a test that no longer runs.
+    let orphans: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/scenarios")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".expected.json"))
+        .filter(|p| {
+            let s = p.to_string_lossy().replace(".expected.json", ".json");
+            !std::path::Path::new(&s).exists()
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(orphans.is_empty(), "expected files without a scenario: {orphans:?}");
     let update = std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1");
+    assert!(
+        !(update && std::env::var_os("CI").is_some()),
+        "UPDATE_GOLDEN is refused under CI: a changed estimate must fail there"
+    );
     let mut stale = Vec::new();
     for path in names {
         let text = std::fs::read_to_string(&path).expect("readable scenario");

@@ -6,15 +6,15 @@
 //! allocation gives the same figure), over `n_ctx`, `n_batch`/`n_ubatch`, flash attention, the
 //! cache type, `-np` and the reserved outputs (`llama-cli`: one per ubatch token; `llama-server`:
 //! one per slot). Each point holds the logged `CPU compute buffer size` in MiB. The per-family
-//! summary is the README's `accuracy-llamacpp` table.
+//! summary is the `accuracy-llamacpp` table of `docs/accuracy.md`.
 //!
 //! The core's [`compute_buffer_bytes`] replays ggml's graph allocator over the graph llama.cpp
 //! builds (`engine::llama_cpp::graph_alloc`), so it must give every point exactly, to the log's
-//! 0.01 MiB; the README table keeps the 3 % column the earlier formula was held to.
+//! 0.01 MiB; the table in `docs/accuracy.md` keeps the 3 % column the earlier formula was held to.
 
 use serde_json::Value;
 use vramfit_core::{compute_buffer_bytes, ComputeShape, GraphFamily};
-use vramfit_tests::{repo_root, sync_readme_section};
+use vramfit_tests::{repo_root, sync_accuracy_section};
 
 const GOAL: f64 = 3.0;
 
@@ -166,7 +166,7 @@ fn compute_buffer_matches_llama_cpp_traces() {
         "not the logged size:\n{}",
         failures.join("\n")
     );
-    if let Err(e) = sync_readme_section("accuracy-llamacpp", &(summary.join("\n") + "\n")) {
+    if let Err(e) = sync_accuracy_section("accuracy-llamacpp", &(summary.join("\n") + "\n")) {
         panic!("{e}");
     }
 }

@@ -1,6 +1,6 @@
 //! The core's imports point down only. Each top-level module has a layer; a module may use
 //! (`crate::…`) only modules of a strictly lower layer (and itself). The layers, bottom up, are
-//! the README's Architecture section; a new module must be added here with its layer.
+//! the table in ARCHITECTURE.md ("The core"); a new module must be added here with its layer.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

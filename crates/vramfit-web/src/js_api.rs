@@ -2,7 +2,7 @@
 //! starts (then a `vramfit:ready` event is dispatched on `window`).
 //!
 //! - `estimate(scenario)` takes a plain object in the scenario schema of
-//!   `crates/vramfit-core/README.md` and returns the estimate as the CLI prints it
+//!   `docs/scenario.md` and returns the estimate as the CLI prints it
 //!   (`vramfit estimate FILE`). On a bad scenario it **throws** the CLI's error object,
 //!   `{error: {kind: "unknown_model" | "unknown_gpu" | "config" | "invalid_fields" |
 //!   "invalid_scenario_json" | "missing_model", …}}` (a plain object, not an `Error`).
@@ -12,7 +12,7 @@
 //!
 //! Objects cross the boundary as JSON text (`JSON.stringify` → `serde_json` → `JSON.parse`): the
 //! same serialiser as the CLI, so the output is the CLI's JSON exactly, and it adds no crate to the
-//! wasm (serde-wasm-bindgen was measured heavier; see the README).
+//! wasm (serde-wasm-bindgen was measured heavier; see `docs/embedding.md`).
 
 use js_sys::{Object, Reflect, JSON};
 use serde::Serialize;
