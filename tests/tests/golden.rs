@@ -29,7 +29,10 @@ fn golden_scenarios() {
         })
         .map(|p| p.display().to_string())
         .collect();
-    assert!(orphans.is_empty(), "expected files without a scenario: {orphans:?}");
+    assert!(
+        orphans.is_empty(),
+        "expected files without a scenario: {orphans:?}"
+    );
     let update = std::env::var("UPDATE_GOLDEN").as_deref() == Ok("1");
     assert!(
         !(update && std::env::var_os("CI").is_some()),

@@ -159,7 +159,7 @@ pub use warning::Warning;
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
 // What runs on a card (layer 13).
-pub use runs_on::{runs_on, RunsOn};
+pub use runs_on::{runs_on, RunsOn, CONTEXT_TOKENS as RUNS_ON_CONTEXT};
 // The allocator replay the closed-form training estimate is held to (tests only).
 #[cfg(feature = "replay")]
 pub use estimate::training_replay;

@@ -579,6 +579,12 @@ english! {
             SpeedHowTitle => "How speed and price are estimated",
             SpeedHow => "A decode step reads the weights each token uses and every request's KV cache; its time is those bytes over the card's memory bandwidth, at the share our calibration measures for its backend, or the matrix work over the card's peak once many requests share a step. Tensor parallel adds two all-reduces per layer over NVLink or PCIe; llama.cpp's layer split runs the cards one after the other. Prefill is the prompt's matrix work over the card's peak. The band (± %) is what our test measures against {n} published llama.cpp benchmarks; vLLM, SGLang and Transformers are not in that set, so their band is wider. Prices are the median of public on-demand price lists read in {month}; type your own in the GPU fields.",
             SpeedMeasure => "Measure it on the card: `llama-bench -m model.gguf -p 512 -n 128` prints prefill (pp512) and decode (tg128) tokens/s; for vLLM run `vllm bench serve` against your server with your prompt and output lengths.",
+            RunsOnTitle => "What runs on {card}",
+            RunsOnIntro => "Every catalog model in its usual formats, one request of up to {tokens} tokens on this plan's cards: the verdict, the largest context that fits and the decode speed.",
+            RunsOnShow => "List them",
+            ColModel => "Model",
+            ColFormat => "Format",
+            ColMaxContext => "largest context",
     }
 }
 

@@ -22,6 +22,8 @@ fn may_equal_english(_l: Locale, k: Key) -> bool {
             k,
             CompCudaContext
                 | ColPlan
+                | ColModel
+                | ColFormat
                 | ColGibPerGpu
                 | AvailCloud
                 | AvailMarketplace

@@ -12,6 +12,7 @@ use crate::guidance::{Checklist, Faq};
 use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;
 use crate::result::Answer;
+use crate::runs_on_view::RunsOnCard;
 use crate::text::t;
 use crate::{lang as lang_data, later, panic_panel, url};
 use leptos::prelude::*;
@@ -150,6 +151,7 @@ pub fn App() -> impl IntoView {
                         {move || has_model.get().then(|| view! {
                             <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
                         })}
+                        <RunsOnCard current=last_good.into() l=l />
                         <Faq l=l />
                     </div>
                 </Show>

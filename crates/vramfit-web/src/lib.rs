@@ -43,6 +43,7 @@ pub mod offline;
 pub mod panic_panel;
 pub mod reader;
 pub mod result;
+pub mod runs_on_view;
 pub mod speed_view;
 pub mod text;
 pub mod train_form;

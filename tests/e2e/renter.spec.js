@@ -1,0 +1,110 @@
+// The renter's decision in the page (issues 29 and 30): speed and price under the verdict and in
+// a one-line verdict that stays in view, the plans that fit as the core ranked them, the user's
+// own price and ranking kept in the link, vLLM at its own default reading "fits", and the
+// measurement the workload on screen needs.
+const { test, expect } = require('@playwright/test');
+
+let errors = [];
+test.beforeEach(async ({ page }) => {
+  errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+});
+test.afterEach(() => {
+  expect(errors, 'page errors').toEqual([]);
+});
+
+test('the default page says how fast and at what price, and the summary agrees with the table', async ({ page }) => {
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict')).toContainText('Fits on 1 ×');
+  const speed = page.getByTestId('speed');
+  await expect(speed).toContainText('tok/s per request');
+  await expect(page.getByTestId('cost')).toContainText('/h');
+  await expect(page.getByTestId('verdict-bar')).toContainText('tok/s');
+  // The first ranked offer is the plan shown: same $/h in the table and under the verdict.
+  const first = page.getByTestId('offer-0');
+  await expect(first).toBeVisible();
+  const hour = (await first.locator('td').nth(5).textContent()).trim();
+  await expect(page.getByTestId('cost')).toContainText(`$${hour}/h`);
+  const perRequest = (await first.locator('td').nth(2).textContent()).trim();
+  await expect(speed).toContainText(`≈ ${perRequest} tok/s per request`);
+  // Offers never name a card the software cannot run on.
+  await expect(page.getByTestId('offers')).not.toContainText('P40');
+});
+
+test('vLLM at its own default on a card that holds the model reads "fits" and names the requests its cache holds', async ({ page }) => {
+  const engine = encodeURIComponent(JSON.stringify({ vllm: {} }));
+  await page.goto(`./?lang=en&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=h100-sxm-80gb&engine=${engine}`);
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toContainText('Fits on 1 ×');
+  await expect(verdict).toContainText('requests of 8,192 tokens');
+  await expect(verdict).not.toContainText('Tight');
+  await expect(page.getByTestId('verdict-bar')).toContainText('✔');
+});
+
+test('a price typed for the card shown sets the cost exactly and travels in the link', async ({ page }) => {
+  await page.goto('./?lang=en&gpu=l40s&n=2');
+  await expect(page.getByTestId('verdict')).toContainText('L40S');
+  await page.getByTestId('price').fill('1.25');
+  await expect(page.getByTestId('cost')).toContainText('$2.50/h');
+  await expect(page.getByTestId('cost')).toContainText('your price');
+  await expect.poll(() => decodeURIComponent(page.url())).toContain('prices={"l40s":1.25}');
+  await page.getByTestId('price').fill('abc');
+  await expect(page.getByTestId('err-price')).not.toBeEmpty();
+  await expect(page.getByTestId('price')).toHaveValue('abc');
+});
+
+test('ranking by speed reorders the offers and is kept in the link', async ({ page }) => {
+  await page.goto('./?lang=en&model=llama-3.3-70b-instruct&ctx=32768&seqs=8');
+  await expect(page.getByTestId('offers')).toContainText('price per hour');
+  await page.getByTestId('rank').selectOption('speed');
+  await expect(page.getByTestId('offers')).toContainText('ranked by speed');
+  await expect.poll(() => page.url()).toContain('rank=speed');
+  const speeds = await page.locator('[data-testid^=offer-] td:nth-child(4)').allTextContents();
+  const n = speeds.map((s) => parseFloat(s.replace(/,/g, '')));
+  for (let i = 1; i < n.length; i++) expect(n[i]).toBeLessThanOrEqual(n[i - 1]);
+});
+
+test('a training run gets a training step to measure, not a generate() script', async ({ page }) => {
+  const train = encodeURIComponent(JSON.stringify({ method: 'qlora', micro_batch: 1, sequence_length: 2048, checkpointing: 'full' }));
+  await page.goto(`./?lang=en&gpu=rtx-4090&train=${train}`);
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  const script = page.getByTestId('script');
+  await expect(script).toContainText('optimizer.step()');
+  await expect(script).toContainText('get_peft_model');
+  await expect(script).not.toContainText('generate(');
+  await expect(page.getByTestId('tab-1')).toHaveCount(0);
+});
+
+test('with vLLM chosen, measuring opens on the vllm serve tab', async ({ page }) => {
+  const engine = encodeURIComponent(JSON.stringify({ vllm: {} }));
+  await page.goto(`./?lang=en&gpu=l40s&engine=${engine}`);
+  await expect(page.getByTestId('script')).toContainText('vllm serve');
+  await expect(page.getByTestId('tab-1')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('in German the speed, the price and the offers are German, with German numbers', async ({ page }) => {
+  await page.goto('./?lang=de');
+  await expect(page.getByTestId('verdict')).toContainText('Passt auf 1 ×');
+  await expect(page.getByTestId('speed')).toContainText('tok/s');
+  await expect(page.getByTestId('cost')).toContainText(' $/h');
+  await expect(page.getByTestId('cost')).toContainText(/\d,\d\d \$\/h/);
+});
+
+test('only the one-line verdict is read out, and a skip link leads to the answer', async ({ page }) => {
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict-bar')).toHaveAttribute('aria-live', 'polite');
+  await expect(page.locator('section.answer')).not.toHaveAttribute('aria-live', /.*/);
+  await page.keyboard.press('Tab');
+  await expect(page.locator('a.skip')).toBeFocused();
+});
+
+test('on a phone the one-line verdict stays in view while the card fields change', async ({ browser }) => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto('./?lang=en');
+  await page.getByTestId('headroom').scrollIntoViewIfNeeded();
+  await page.getByTestId('headroom').fill('20');
+  const bar = await page.getByTestId('verdict-bar').boundingBox();
+  expect(bar.y).toBeGreaterThanOrEqual(-1);
+  expect(bar.y).toBeLessThan(60);
+  await page.close();
+});
