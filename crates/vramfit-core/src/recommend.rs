@@ -95,15 +95,23 @@ pub struct Recommendation {
     pub left_out: Vec<LeftOut>,
 }
 
-/// An offer for `plan`: its speed, cost and where its card is had.
-pub fn offer(base: &Job, plan: Plan, market: &Market, availability: Availability) -> Offer {
-    let speed = speed::of_plan(base, &plan);
-    let cost = price::of_plan(&plan, speed.as_ref(), market.prices);
+/// An offer with its hourly price only: enough to rank by price, and cheap (the speed model
+/// runs only for the offers kept).
+fn priced(plan: Plan, market: &Market, availability: Availability) -> Offer {
+    let cost = price::of_plan(&plan, None, market.prices);
     Offer {
         plan,
-        speed,
+        speed: None,
         cost,
         availability,
+    }
+}
+
+/// Adds the speed, and the cost per token that follows from it.
+fn complete(base: &Job, o: &mut Offer, market: &Market) {
+    if o.speed.is_none() {
+        o.speed = speed::of_plan(base, &o.plan);
+        o.cost = price::of_plan(&o.plan, o.speed.as_ref(), market.prices);
     }
 }
 
@@ -133,7 +141,20 @@ pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommen
     if offers.is_empty() {
         offers = offers_any(base, headroom_percent, market, &runnable);
     }
+    // Ranking by price needs only the hourly prices; the other rankings need every speed.
+    if market.by != RecommendBy::Price {
+        for o in &mut offers {
+            complete(base, o, market);
+        }
+    }
     rank(&mut offers, market.by);
+    // What is shown gets its speed and full cost.
+    let shown = side_by_side_indices(&offers);
+    for (i, o) in offers.iter_mut().enumerate() {
+        if i < MAX_ALTERNATIVES || shown.contains(&i) {
+            complete(base, o, market);
+        }
+    }
     let best = offers.first().map(|o| o.plan.clone());
     // The best replicas as ranked, when they are not already the best plan.
     let replicas = offers
@@ -180,22 +201,27 @@ fn offers(
             continue;
         }
         if single.verdict == Verdict::Fits {
-            out.push(offer(base, (*single).clone(), market, availability));
+            out.push(priced((*single).clone(), market, availability));
             continue;
         }
         let card = Card::from_catalog(g);
         out.extend(
             multi_card_plan(base, card, headroom_percent)
-                .map(|p| offer(base, p, market, availability)),
+                .map(|p| priced(p, market, availability)),
         );
-        if base.sequences > 1 && matches!(base.workload, Workload::Inference(_)) {
+        // Replicas hold the whole model each: not when its weights alone pass the card.
+        let whole = base.footprint.get(1).0;
+        if base.sequences > 1
+            && matches!(base.workload, Workload::Inference(_))
+            && whole <= card.capacity_bytes
+        {
             let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));
             let replicas = (2..=max_r)
                 .map(|r| {
                     Plan::evaluate_for_search(base, card, r, Split::Replicas, headroom_percent)
                 })
                 .find(|p| p.verdict == Verdict::Fits);
-            out.extend(replicas.map(|p| offer(base, p, market, availability)));
+            out.extend(replicas.map(|p| priced(p, market, availability)));
         }
     }
     out
@@ -265,7 +291,15 @@ fn speed_score(s: &Speed) -> f64 {
 }
 
 fn side_by_side(ranked: &[Offer]) -> Vec<Offer> {
-    let first = |f: &dyn Fn(&Offer) -> bool| ranked.iter().find(|o| f(o)).cloned();
+    side_by_side_indices(ranked)
+        .into_iter()
+        .map(|i| ranked[i].clone())
+        .collect()
+}
+
+/// The first ranked single card, tensor parallel over a link, over PCIe, and replicas.
+fn side_by_side_indices(ranked: &[Offer]) -> Vec<usize> {
+    let first = |f: &dyn Fn(&Offer) -> bool| ranked.iter().position(f);
     [
         first(&|o| o.plan.count == 1),
         first(&|o| o.plan.split == Split::TensorParallel && !o.plan.card.pcie_only),
