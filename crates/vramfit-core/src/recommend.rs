@@ -206,8 +206,7 @@ fn offers(
         }
         let card = Card::from_catalog(g);
         out.extend(
-            multi_card_plan(base, card, headroom_percent)
-                .map(|p| priced(p, market, availability)),
+            multi_card_plan(base, card, headroom_percent).map(|p| priced(p, market, availability)),
         );
         // Replicas hold the whole model each: not when its weights alone pass the card.
         let whole = base.footprint.get(1).0;

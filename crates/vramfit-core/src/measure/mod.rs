@@ -12,8 +12,10 @@
 //!   weights took`) and llama.cpp's buffer lines (`model buffer size`, `KV buffer size`, `compute
 //!   buffer size`, MiB).
 
+mod commands;
 mod train;
 
+pub use commands::{llama_server_command, vllm_command};
 pub use train::training_script;
 
 use crate::catalog::{self, CatalogModel};
@@ -322,114 +324,6 @@ fn gpus(s: &Scenario) -> u32 {
         .max(1)
 }
 
-/// The `vllm serve` command line for the scenario: its checkpoint and quantisation, context,
-/// sequences, tensor parallelism, KV cache type and the engine's own flags.
-pub fn vllm_command(s: &Scenario) -> String {
-    let (repo, _) = repo(s);
-    let (context, sequences) = shape(s);
-    let v = match &s.engine {
-        Some(Engine::Vllm(v)) => v.clone(),
-        _ => crate::engine::vllm::Vllm::default(),
-    };
-    let (note, quantization) = match s.weights {
-        WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. } | WeightFormat::BnbInt8 => {
-            ("", Some("bitsandbytes"))
-        }
-        WeightFormat::Fp8 | WeightFormat::Fp8Block => ("", Some("fp8")),
-        WeightFormat::Awq { .. } => (
-            "# MODEL must be an AWQ checkpoint of the model (its config.json names the quantisation).\n",
-            Some("awq"),
-        ),
-        WeightFormat::Gptq { .. } => (
-            "# MODEL must be a GPTQ checkpoint of the model (its config.json names the quantisation).\n",
-            Some("gptq"),
-        ),
-        WeightFormat::Mxfp4 => ("# MODEL must be an MXFP4 checkpoint (e.g. gpt-oss).\n", None),
-        WeightFormat::Gguf(_) => (
-            "# GGUF is served by llama.cpp (see llama-server); vLLM loads the original weights here.\n",
-            None,
-        ),
-        _ => ("", None),
-    };
-    let mut cmd = format!(
-        "{note}vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
-        v.max_model_len.unwrap_or(context),
-        v.max_num_seqs.unwrap_or(sequences.max(1)),
-        crate::num::shortest(v.gpu_memory_utilization),
-        v.tensor_parallel_size.unwrap_or(gpus(s)),
-    );
-    if let Some(q) = quantization {
-        cmd.push_str(&format!(" \\\n  --quantization {q}"));
-    }
-    match s.weights {
-        WeightFormat::Fp16 => cmd.push_str(" \\\n  --dtype float16"),
-        WeightFormat::Fp32 => cmd.push_str(" \\\n  --dtype float32"),
-        _ => {}
-    }
-    if let Some(t) = v.max_num_batched_tokens {
-        cmd.push_str(&format!(" \\\n  --max-num-batched-tokens {t}"));
-    }
-    let fp8_kv = matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8"))
-        || s.kv_cache == Some(crate::kv_format::KvCacheFormat::Fp8);
-    if fp8_kv {
-        cmd.push_str(" \\\n  --kv-cache-dtype fp8");
-    }
-    if v.enforce_eager {
-        cmd.push_str(" \\\n  --enforce-eager");
-    }
-    if let Some(r) = v.max_lora_rank {
-        cmd.push_str(&format!(" \\\n  --enable-lora --max-lora-rank {r}"));
-    }
-    cmd
-}
-
-/// The GGUF file type that matches the scenario's weights (the preset itself for GGUF formats;
-/// otherwise the llama.cpp type of the same bits: BF16, F16, Q8_0, Q4_K_M).
-fn gguf_type(w: WeightFormat) -> String {
-    match w {
-        WeightFormat::Gguf(p) => p.id().to_ascii_uppercase(),
-        WeightFormat::Bf16 => "BF16".into(),
-        WeightFormat::Fp16 | WeightFormat::Fp32 => "F16".into(),
-        _ if w.nominal_bits() >= 8 => "Q8_0".into(),
-        _ => "Q4_K_M".into(),
-    }
-}
-
-/// The `llama-server` command line for the scenario: the GGUF type chosen, `-ngl`, `-c`, `-np`,
-/// the batch sizes, flash attention and the KV cache types, split over the plan's GPUs.
-pub fn llama_server_command(s: &Scenario) -> String {
-    let (repo, _) = repo(s);
-    let (context, sequences) = shape(s);
-    let l = match &s.engine {
-        Some(Engine::LlamaCpp(l)) => l.clone(),
-        _ => crate::engine::llama_cpp::LlamaCpp::default(),
-    };
-    let name = repo.rsplit('/').next().unwrap_or("model");
-    let quant = gguf_type(s.weights);
-    let n_parallel = l.n_parallel.unwrap_or(sequences.max(1));
-    let n_ctx = l
-        .n_ctx
-        .map_or(u64::from(context) * u64::from(n_parallel), u64::from);
-    let ngl = l.n_gpu_layers.map_or("999".to_string(), |n| n.to_string());
-    let split = if gpus(s) > 1 {
-        format!(
-            " \\\n  --split-mode layer --tensor-split {}",
-            vec!["1"; gpus(s) as usize].join(",")
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{split}",
-        l.n_batch,
-        l.n_ubatch,
-        if l.flash_attn { "on" } else { "off" },
-        l.cache_type_k,
-        l.cache_type_v,
-        if l.kv_unified { " --kv-unified" } else { "" },
-    )
-}
-
 /// A diffusers script that runs the scenario's generation (pipeline, dtype, offload, VAE tiling
 /// and slicing, size, frames, batch, guidance) and prints the peaks per GPU; `None` for
 /// workloads that are not image or video generation.
@@ -549,6 +443,7 @@ mod tests {
     #[test]
     fn commands_carry_the_flags() {
         let mut s = Scenario::example();
+        s.hardware.gpu = Some("rtx-4090".into());
         s.hardware.count = 2;
         let v = vllm_command(&s);
         assert!(
@@ -562,5 +457,33 @@ mod tests {
             "{l}"
         );
         assert!(pytorch_script(&s).contains("BATCH = 4"));
+    }
+
+    /// Issue 29: without a card the command is the recommended plan's, with the fraction the
+    /// search set; a context past the model's positions carries its documented YaRN scaling; a
+    /// pre-quantised format is never the base repo with `--quantization`.
+    #[test]
+    fn commands_follow_the_plan_shown() {
+        let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"qwen3-30b-a3b"},"workload":{"inference":{"context_tokens":131072,"sequences":1}},"engine":{"vllm":{}}}"#).expect("json");
+        let v = vllm_command(&s);
+        assert!(v.contains("--rope-scaling '{\"rope_type\":\"yarn\""), "{v}");
+        assert!(v.contains("--max-model-len 131072"), "{v}");
+        let e = crate::estimate::estimate_without_fixes(&s).expect("estimates");
+        let plan = e.plan.expect("a plan");
+        let fraction = plan.engine_fraction.unwrap_or(0.9);
+        assert!(
+            v.contains(&format!(
+                "--gpu-memory-utilization {}",
+                crate::num::shortest(fraction)
+            )),
+            "{v}"
+        );
+        let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.3-70b-instruct"},"weights":"awq-int4-g128","workload":{"inference":{"context_tokens":8192,"sequences":1}},"engine":{"vllm":{}}}"#).expect("json");
+        let v = vllm_command(&s);
+        assert!(
+            !v.contains("vllm serve meta-llama/Llama-3.3-70B-Instruct"),
+            "{v}"
+        );
+        assert!(v.contains("AWQ_REPO"), "{v}");
     }
 }
