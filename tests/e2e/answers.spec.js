@@ -54,10 +54,13 @@ test('vLLM that will not start says why, and a fix loads a scenario that fits', 
   await expect(page.getByTestId('verdict')).toContainText('Fits');
 });
 
-test('AWQ on vLLM eating into the headroom is tight, not fits', async ({ page }) => {
+test('vLLM at its own default fits; claiming the whole card does not, and the fix is the largest fraction that does', async ({ page }) => {
   await page.goto('./?model=llama-3.1-70b-instruct&weights=awq-int4-g128&ctx=32768&seqs=8&gpu=h100-sxm-80gb&n=2&engine={"vllm":{}}');
-  await expect(page.getByTestId('verdict')).toContainText('Tight');
-  await expect(page.getByTestId('fixes')).toContainText('gpu_memory_utilization');
+  await expect(page.getByTestId('verdict')).toContainText('Fits');
+  await expect(page.getByTestId('verdict')).toContainText('requests of 32,768 tokens');
+  await page.goto('./?model=llama-3.1-70b-instruct&weights=awq-int4-g128&ctx=32768&seqs=8&gpu=h100-sxm-80gb&n=2&engine={"vllm":{"gpu_memory_utilization":1.0}}');
+  await expect(page.getByTestId('verdict')).not.toContainText('Fits');
+  await expect(page.getByTestId('fixes')).toContainText('gpu_memory_utilization = 0.9');
 });
 
 test('token counts accept 32k', async ({ page }) => {

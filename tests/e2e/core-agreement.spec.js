@@ -15,7 +15,8 @@ function link(s) {
   if (m && m.catalog !== undefined) p.set('model', m.catalog);
   else if (m && m.hf_config) p.set('config', JSON.stringify(m.hf_config));
   else p.set('model', '');
-  p.set('weights', s.weights || 'bf16');
+  // Without `weights` the link reads the format a pre-quantised repo id names, as the CLI does.
+  if (s.weights) p.set('weights', s.weights);
   if (s.kv_cache) p.set('kv', s.kv_cache);
   const w = s.workload;
   if (w.inference) {
@@ -38,7 +39,18 @@ function link(s) {
   return p.toString();
 }
 
-const gib = (bytes, lang) => (bytes / 2 ** 30).toLocaleString(lang === 'de' ? 'de-DE' : 'en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** GiB with two decimals as the page writes them: Rust's `{:.2}`, whose exact ties go to the even
+ *  hundredth (2.125 → 2.12), grouped and with the decimal mark of the language. */
+function gib(bytes, lang) {
+  const x = bytes / 2 ** 30;
+  const scaled = x * 100;
+  let cents = Math.round(scaled);
+  if (Math.abs(scaled - Math.trunc(scaled)) === 0.5 && cents % 2 !== 0) cents -= 1;
+  const [int, frac] = (cents / 100).toFixed(2).split('.');
+  const sep = lang === 'de' ? ['.', ','] : [',', '.'];
+  const grouped = int.length >= 4 ? int.replace(/\B(?=(\d{3})+(?!\d))/g, sep[0]) : int;
+  return `${grouped}${sep[1]}${frac}`;
+}
 
 for (const name of names) {
   const scenario = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));

@@ -59,7 +59,7 @@ test('ranking by speed reorders the offers and is kept in the link', async ({ pa
   await page.getByTestId('rank').selectOption('speed');
   await expect(page.getByTestId('offers')).toContainText('ranked by speed');
   await expect.poll(() => page.url()).toContain('rank=speed');
-  const speeds = await page.locator('[data-testid^=offer-] td:nth-child(4)').allTextContents();
+  const speeds = await page.locator('[data-testid=offers-ranked] tr td:nth-child(4)').allTextContents();
   const n = speeds.map((s) => parseFloat(s.replace(/,/g, '')));
   for (let i = 1; i < n.length; i++) expect(n[i]).toBeLessThanOrEqual(n[i - 1]);
 });

@@ -79,8 +79,8 @@ pub struct LeftOut {
 pub struct Recommendation {
     /// The first offer as ranked; `None` if nothing in the catalog holds it.
     pub best: Option<Plan>,
-    /// The best replicas offer as ranked (copies of the model on cards that cannot hold all the
-    /// sequences alone), when it is not `best` itself.
+    /// The best replicas offer as ranked: copies of the model on cards that cannot hold all the
+    /// sequences (or, training, the whole micro-batch) alone.
     pub replicas: Option<Plan>,
     /// Every catalog card alone, smallest first, with its verdict.
     pub single_cards: Vec<Plan>,
@@ -156,12 +156,12 @@ pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommen
         }
     }
     let best = offers.first().map(|o| o.plan.clone());
-    // The best replicas as ranked, when they are not already the best plan.
+    // The best replicas as ranked (also when they are the best plan: the line says what each
+    // copy serves, or its micro-batch for training).
     let replicas = offers
         .iter()
         .find(|o| o.plan.split == Split::Replicas)
-        .map(|o| o.plan.clone())
-        .filter(|r| Some(r) != best.as_ref());
+        .map(|o| o.plan.clone());
     let side_by_side = side_by_side(&offers);
     offers.truncate(MAX_ALTERNATIVES);
     Recommendation {
@@ -208,10 +208,12 @@ fn offers(
         out.extend(
             multi_card_plan(base, card, headroom_percent).map(|p| priced(p, market, availability)),
         );
-        // Replicas hold the whole model each: not when its weights alone pass the card.
+        // Replicas (serving: copies sharing the sequences; training: data-parallel copies, each
+        // with a smaller micro-batch) hold the whole model each: not when its weights alone pass
+        // the card.
         let whole = base.footprint.get(1).0;
         if base.sequences > 1
-            && matches!(base.workload, Workload::Inference(_))
+            && matches!(base.workload, Workload::Inference(_) | Workload::Train(_))
             && whole <= card.capacity_bytes
         {
             let max_r = MAX_REPLICAS.min(u32::try_from(base.sequences).unwrap_or(u32::MAX));

@@ -13,6 +13,7 @@ use crate::inputs::Inputs;
 use crate::measure_view::MeasureIt;
 use crate::result::Answer;
 use crate::runs_on_view::RunsOnCard;
+use crate::speed_view::OffersNotes;
 use crate::text::t;
 use crate::{lang as lang_data, later, panic_panel, url};
 use leptos::prelude::*;
@@ -103,6 +104,7 @@ pub fn App() -> impl IntoView {
             let l = in_lang.get();
             let wanted = lang.get_untracked();
             view! {
+                <a class="skip" href="#answer">{t(l, Key::SkipToAnswer)}</a>
                 <header class="top">
                     <h1>"vramfit"</h1>
                     <p class="tagline">{t(l, Key::Tagline)}</p>
@@ -127,7 +129,6 @@ pub fn App() -> impl IntoView {
                 </header>
                 <EmbedPanel open=embed_open current=last_good l=l />
                 <UrlNotes notes=notes.clone() l=l />
-                <a class="skip" href="#answer">{t(l, Key::SkipToAnswer)}</a>
                 // One line that stays in view while any input changes, and the only part of the
                 // answer read out: the verdict with its speed and price, not every number.
                 <p class="verdict-bar" data-testid="verdict-bar" aria-live="polite" aria-atomic="true">
@@ -151,6 +152,7 @@ pub fn App() -> impl IntoView {
                         {move || has_model.get().then(|| view! {
                             <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
                         })}
+                        {move || last_good.get().map(|(_, e)| view! { <OffersNotes e=e l=l /> })}
                         <RunsOnCard current=last_good.into() l=l />
                         <Faq l=l />
                     </div>

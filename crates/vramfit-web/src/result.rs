@@ -6,7 +6,7 @@ use crate::chart::CurveChart;
 use crate::fixes_view::Fixes;
 use crate::markup::{push_element, push_escaped};
 use crate::numbers::{gb, gib, params, share};
-use crate::speed_view::{Offers, OffersNotes, Pace, SpeedLine};
+use crate::speed_view::{Offers, Pace, SpeedLine};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::{ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};
@@ -327,17 +327,13 @@ pub fn Recommendation(
     let lo = first_fit.saturating_sub(2);
     let hi = (first_fit + 3).min(runnable.len());
     let nearby: Vec<Plan> = runnable[lo..hi].iter().map(|p| (*p).clone()).collect();
-    let settled = crate::later::settled();
     view! {
         <div class="recommendation" data-testid="recommendation">
             <h2>{t(l, Key::RecTitle)}</h2>
             <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
             <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
-            <Offers e=shown.clone() l=l />
-            <Show when=move || settled.get()>
-                <OffersNotes e=shown.clone() l=l />
-            </Show>
+            <Offers e=shown l=l />
         </div>
     }
 }

@@ -276,20 +276,25 @@ pub fn Offers(
                         <th scope="col">{t(l, Key::ColPerHour)}</th>
                         <th scope="col">{t(l, Key::ColPerMillion)}</th>
                     </tr></thead>
-                    <tbody>
+                    // Two bodies, each row named by its place in its own: an input that changes
+                    // which plans are listed rewrites cells, never a row's class or test id.
+                    <tbody data-testid="offers-ranked">
                         {top.iter().enumerate().map(|(i, o)| offer_row(l, o, serving, format!("offer-{i}"))).collect_view()}
-                        {(!more.is_empty()).then(|| view! {
-                            <tr class="group"><th scope="rowgroup" colspan=columns>{t(l, Key::SideBySideTitle)}</th></tr>
-                        })}
-                        {more.iter().enumerate().map(|(i, o)| offer_row(l, o, serving, format!("side-{i}"))).collect_view()}
                     </tbody>
+                    {(!more.is_empty()).then(|| view! {
+                        <tbody data-testid="offers-side">
+                            <tr class="group"><th scope="rowgroup" colspan=columns>{t(l, Key::SideBySideTitle)}</th></tr>
+                            {more.iter().enumerate().map(|(i, o)| offer_row(l, o, serving, format!("side-{i}"))).collect_view()}
+                        </tbody>
+                    })}
                 </table>
             </div>
         </div>
     })
 }
 
-/// What only the rest of the code builds: the cards left out and how the figures are made.
+/// Below the answer, once the rest of the code is in: the cards left out and how the figures are
+/// made.
 #[component]
 pub fn OffersNotes(
     /// The estimate shown.
