@@ -90,8 +90,10 @@ pub struct Estimate {
     pub verdict: Verdict,
     /// Why: the plan's reason, or `nothing_fits`.
     pub reason: VerdictReason,
-    /// KV cache bytes per token for the whole model (all GPUs); a hybrid model's attention layers
-    /// only.
+    /// KV cache bytes per token of one copy of the model's cache (as on one GPU holding the whole
+    /// model); a hybrid model's attention layers only. Under tensor parallel the heads' keys and
+    /// values divide over the GPUs, but an MLA model's latent is kept whole on every GPU, so its
+    /// deployment holds this figure once per GPU.
     pub kv_bytes_per_token: u64,
     /// Sliding-window models: the bytes one more token adds once the context is past the window
     /// (the global layers' only; 0 when every layer is local), for the whole model. Left out for

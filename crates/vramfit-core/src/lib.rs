@@ -169,6 +169,19 @@ pub use training::replay::ReplayPeak;
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
 /// that help, each evaluated by the core.
 pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+    // A pasted config keeps what the reader uses: the fix search copies the scenario once per
+    // change it tries, and a config carrying a million-entry table made every estimate slow.
+    let compacted;
+    let scenario = match &scenario.model {
+        Some(ModelSource::HfConfig(v)) if hf_config::needs_compacting(v) => {
+            compacted = Scenario {
+                model: Some(ModelSource::HfConfig(hf_config::compact(v))),
+                ..scenario.clone()
+            };
+            &compacted
+        }
+        _ => scenario,
+    };
     let mut e = estimate::estimate_without_fixes(scenario)?;
     e.fixes = fixes::search(scenario, &e);
     Ok(e)
