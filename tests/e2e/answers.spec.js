@@ -134,3 +134,18 @@ test('the x-axis labels of every chart keep apart on a phone', async ({ page }) 
     for (let i = 1; i < boxes.length; i++) expect(boxes[i][0], workload).toBeGreaterThanOrEqual(boxes[i - 1][1]);
   }
 });
+
+test('typing a model in the search and Enter picks the first match', async ({ page }) => {
+  await page.goto('./?lang=en');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.locator('#model-filter').fill('llama 3.3');
+  await page.locator('#model-filter').press('Enter');
+  await expect(page.getByTestId('model-summary')).toContainText('Llama 3.3');
+});
+
+test('the embed widget keeps the warnings that qualify its verdict', async ({ page }) => {
+  await page.goto('./?embed=1&lang=pl&model=qwen3-30b-a3b&ctx=131072&seqs=1&gpu=h200');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect(page.getByTestId('warnings')).toBeVisible();
+  await expect(page.getByTestId('warnings')).toContainText('40');
+});

@@ -374,7 +374,8 @@ fn generation_fixes_keep_the_only_text_encoder() {
 fn a_pasted_configs_ignored_tables_are_not_copied() {
     let mut config = serde_json::json!({"model_type":"llama","hidden_size":4096,"intermediate_size":14336,
         "num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":128256});
-    config["id2label"] = serde_json::Value::Array((0..200_000).map(serde_json::Value::from).collect());
+    config["id2label"] =
+        serde_json::Value::Array((0..200_000).map(serde_json::Value::from).collect());
     let s: Scenario = serde_json::from_value(serde_json::json!({"model":{"hf_config":config},
         "workload":{"inference":{"context_tokens":8192,"sequences":4}},"hardware":{"gpu":"rtx-4060"}})).expect("json");
     let e = estimate(&s).expect("valid");

@@ -11,7 +11,7 @@
 
 use crate::field::{Input, Problem};
 use crate::form::{Form, Live, GPU_CUSTOM, GPU_RECOMMEND};
-use crate::result::{Headline, Recommendation};
+use crate::result::{Headline, Recommendation, Warnings};
 use crate::text::{self, t};
 use crate::widgets::{field_error, NumberField};
 use crate::{js_api, lang, panic_panel, url};
@@ -121,6 +121,7 @@ pub fn EmbedApp() -> impl IntoView {
 fn Card(e: Estimate, l: Locale) -> impl IntoView {
     view! {
         <Headline e=e.clone() l=l />
+        <Warnings e=e.clone() l=l essential=true />
         <Recommendation e=e l=l />
     }
 }

@@ -66,6 +66,17 @@ pub fn Inputs(
                             }
                         }
                         filter.set(q);
+                    }
+                    // Enter takes the first model the words match (the list keeps the current one
+                    // at its place, so without this "llama 3.3" + Enter kept Llama 3.1 8B).
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            ev.prevent_default();
+                            let words = words_of(&filter.get_untracked());
+                            if let Some(m) = catalog::models().find(|m| matches_words(m, &words)) {
+                                form.model.set(m.id.to_string());
+                            }
+                        }
                     } />
                 <label for="model" class="sr-only">{t(l, Key::ModelLegend)}</label>
                 <select id="model" data-testid="model" prop:disabled=using_config
@@ -75,12 +86,7 @@ pub fn Inputs(
                     // element and an effect per option was the first render's largest cost), the
                     // computed model carries `selected`, and a pasted config.json is shown as such.
                     inner_html=move || {
-                        let words: Vec<String> = filter
-                            .get()
-                            .to_ascii_lowercase()
-                            .split_whitespace()
-                            .map(str::to_string)
-                            .collect();
+                        let words = words_of(&filter.get());
                         let current = form.model.get();
                         let pasted = using_config();
                         let pasted_option = pasted
@@ -88,14 +94,7 @@ pub fn Inputs(
                         options_html(
                             pasted_option.into_iter().chain(
                                 catalog::models()
-                                    .filter(|m| {
-                                        m.id == current
-                                            || words.iter().all(|w| {
-                                                m.name.to_ascii_lowercase().contains(w.as_str())
-                                                    || m.id.contains(w.as_str())
-                                                    || m.repo_ids().any(|r| r.to_ascii_lowercase().contains(w.as_str()))
-                                            })
-                                    })
+                                    .filter(|m| m.id == current || matches_words(m, &words))
                                     .map(|m| (m.id.to_string(), option_label(l, m.name, m.published_params))),
                             ),
                             if pasted { "" } else { &current },
@@ -205,6 +204,24 @@ pub fn Inputs(
             </fieldset>
         </section>
     }
+}
+
+/// The search box's words, lower case.
+fn words_of(q: &str) -> Vec<String> {
+    q.to_ascii_lowercase()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether every word is in the model's name, id or one of its repo ids.
+fn matches_words(m: &catalog::CatalogModel, words: &[String]) -> bool {
+    words.iter().all(|w| {
+        m.name.to_ascii_lowercase().contains(w.as_str())
+            || m.id.contains(w.as_str())
+            || m.repo_ids()
+                .any(|r| r.to_ascii_lowercase().contains(w.as_str()))
+    })
 }
 
 /// How far the recommendation reaches, in words.

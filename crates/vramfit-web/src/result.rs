@@ -201,8 +201,18 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
     .into_any()
 }
 
+/// The estimate's warnings; with `essential`, only those that change what the verdict means
+/// (the embed widget shows these: a green fit past the model's trained length must say so).
 #[component]
-fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
+pub fn Warnings(
+    /// The estimate shown.
+    e: Estimate,
+    /// Language.
+    l: Locale,
+    /// Only the warnings that qualify the verdict.
+    #[prop(optional)]
+    essential: bool,
+) -> impl IntoView {
     // Without a language model the verdict line and the fixes say what the generic "lower the
     // context or the sequences" advice of these two would get wrong.
     let llm = e.model.is_some();
@@ -215,6 +225,16 @@ fn Warnings(e: Estimate, l: Locale) -> impl IntoView {
         .warnings
         .iter()
         .filter(|w| llm || !matches!(w, Warning::DoesNotFit | Warning::WithinHeadroom))
+        .filter(|w| {
+            !essential
+                || matches!(
+                    w,
+                    Warning::ContextBeyondModel { .. }
+                        | Warning::PcieOnly
+                        | Warning::TensorParallelIndivisible { .. }
+                        | Warning::Saturated
+                )
+        })
         .copied()
         .collect();
     (!shown.is_empty()).then(|| {
