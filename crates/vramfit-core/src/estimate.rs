@@ -199,11 +199,24 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
     if let Some(tp) = scenario.engine.as_ref().and_then(Engine::tensor_parallel) {
         tps.push(u64::from(tp));
     }
-    let kv_format = scenario.kv_cache.unwrap_or(match scenario.weights {
-        WeightFormat::Fp32 => KvCacheFormat::Fp32,
-        WeightFormat::Fp16 => KvCacheFormat::Fp16,
-        _ => KvCacheFormat::Bf16,
-    });
+    // One KV cache format for the whole answer: an engine's own flag (vLLM / SGLang
+    // `--kv-cache-dtype fp8`) is the cache the model line, the per-token figure and the fixes
+    // speak of, as the engine's budget already does.
+    let engine_fp8 = match scenario.engine.as_ref() {
+        Some(Engine::Vllm(v)) => v.kv_cache_dtype.as_deref(),
+        Some(Engine::Sglang(s)) => s.kv_cache_dtype.as_deref(),
+        _ => None,
+    }
+    .is_some_and(|d| d.starts_with("fp8"));
+    let kv_format = if engine_fp8 {
+        KvCacheFormat::Fp8
+    } else {
+        scenario.kv_cache.unwrap_or(match scenario.weights {
+            WeightFormat::Fp32 => KvCacheFormat::Fp32,
+            WeightFormat::Fp16 => KvCacheFormat::Fp16,
+            _ => KvCacheFormat::Bf16,
+        })
+    };
     Ok(Prepared {
         footprint: {
             let f = Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules);

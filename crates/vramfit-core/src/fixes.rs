@@ -640,15 +640,14 @@ fn hardware(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
             out.push((Change::Gpus { count }, t));
         }
     }
-    // The card the search found for this very job (each catalog card evaluated, the engine's
-    // own rules included), alone or as its plan of several.
+    // The plan the search ranks first for this very job (each catalog card evaluated, the
+    // engine's rules and the software stack included, by the scenario's ranking), alone or as
+    // its plan of several.
     let current = e.plan.as_ref().and_then(|p| p.card.gpu);
     let rec = &e.recommendation;
     let found = rec
-        .single_cards
-        .iter()
-        .find(|p| p.verdict == Verdict::Fits)
-        .or(rec.best.as_ref())
+        .best
+        .as_ref()
         .filter(|p| p.card.gpu.is_some() && p.card.gpu != current);
     if let Some((gpu, count)) = found.and_then(|p| p.card.gpu.map(|g| (g, p.count))) {
         out.push((
