@@ -24,8 +24,8 @@ pub enum PriceSource {
 pub struct Cost {
     /// Dollars per hour for all the plan's cards.
     pub usd_per_hour: f64,
-    /// Dollars per million output tokens at the plan's total decode speed (serving) or training
-    /// throughput; `None` where the workload produces no tokens or the speed is unknown.
+    /// Dollars per million output tokens at the plan's total decode speed (serving); `None`
+    /// where the workload produces no tokens (training, generation) or the speed is unknown.
     pub usd_per_million_output_tokens: Option<f64>,
     /// Where the hourly price comes from.
     pub price_source: PriceSource,

@@ -205,7 +205,12 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
             rate(l, s.decode_tokens_per_s_total),
             duration_ms(l, s.time_to_first_token_ms),
         ],
-        Some(s) if !serving => vec![speed_sentence(l, &s)],
+        Some(Speed::Training(s)) if !serving => {
+            vec![format!("≈ {} tok/s", rate(l, s.tokens_per_s))]
+        }
+        Some(Speed::Generation(s)) if !serving => {
+            vec![format!("≈ {}", seconds(l, s.seconds_per_item))]
+        }
         _ => vec!["–".to_string(); if serving { 3 } else { 1 }],
     };
     let hour = o.cost.map_or_else(
@@ -245,7 +250,7 @@ pub fn Offers(
             .alternatives
             .iter()
             .all(|o| matches!(o.speed, Some(Speed::Serving(_)) | None));
-    let top: Vec<Offer> = rec.alternatives.iter().take(3).cloned().collect();
+    let top: Vec<Offer> = rec.alternatives.clone();
     // Side by side: what the top rows do not already show.
     let more: Vec<Offer> = rec
         .side_by_side

@@ -94,12 +94,12 @@ pub enum Speed {
 }
 
 impl Speed {
-    /// Output tokens per second of the whole plan, where the workload produces tokens.
+    /// Output tokens per second of the whole plan: serving only (a training run's tokens are
+    /// read, not produced, and generation produces images).
     pub fn output_tokens_per_s(&self) -> Option<f64> {
         match self {
             Speed::Serving(s) => Some(s.decode_tokens_per_s_total),
-            Speed::Training(t) => Some(t.tokens_per_s),
-            Speed::Generation(_) => None,
+            Speed::Training(_) | Speed::Generation(_) => None,
         }
     }
 }
