@@ -240,7 +240,7 @@ english! {
             WorkloadCustom => "Custom",
             FileDropTitle => "Read the weights from your own files",
             PageTitle => "vramfit — GPU memory budget calculator",
-            VerdictFitsPool => "Fits on {plan}: its KV cache holds {x} requests of {tokens} ({seqs} asked); the engine uses {used} GiB of {cap} GiB per GPU.",
+            VerdictFitsPool => "Fits on {plan}: its KV cache holds {x} requests of {tokens} ({seqs} asked); {used} GiB of {cap} GiB per GPU in use.",
             SpeedServing => "≈ {tok} tok/s per request, ≈ {total} tok/s in all (± {band} %); first token after ≈ {ttft}",
             SpeedServingOne => "≈ {tok} tok/s (± {band} %); first token after ≈ {ttft}",
             SpeedTraining => "≈ {tok} tokens/s, {step} per optimizer step (at an assumed {mfu} % utilisation; not measured)",
