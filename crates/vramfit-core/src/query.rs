@@ -44,15 +44,19 @@ pub struct QueryNote {
 /// The scenario as `(param, value)` pairs; defaults are left out to keep links short.
 pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
-    match &s.model {
-        Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
-        Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
-        // Without the parameter a link reads as the default model.
-        None => out.push(("model", String::new())),
-    }
-    out.push(("weights", s.weights.id()));
-    if let Some(kv) = s.kv_cache {
-        out.push(("kv", kv.id().to_string()));
+    // Image, video and custom jobs run no language model: their links carry no model, weights or
+    // KV cache of one (a reader takes them as absent).
+    if s.workload.needs_model() {
+        match &s.model {
+            Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
+            Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
+            // Without the parameter a link reads as the default model.
+            None => out.push(("model", String::new())),
+        }
+        out.push(("weights", s.weights.id()));
+        if let Some(kv) = s.kv_cache {
+            out.push(("kv", kv.id().to_string()));
+        }
     }
     match &s.workload {
         Workload::Inference(inf) => {
@@ -143,6 +147,13 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
     // A hand-written link naming a pre-quantised repo without `weights=` gets the repo's format.
     if !has_weights {
         s.take_repo_format();
+    }
+    // A workload without a language model has none unless the link names one.
+    let names_model = pairs
+        .iter()
+        .any(|(k, _)| matches!(k.as_ref(), "model" | "config"));
+    if !s.workload.needs_model() && !names_model {
+        s.model = None;
     }
     // A parameter can be valid alone yet out of range (checked by the scenario's own rules); a
     // fallback can in turn invalidate another field, so validate again until nothing is left.

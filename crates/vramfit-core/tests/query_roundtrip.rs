@@ -130,6 +130,16 @@ prop_compose! {
         if llm && work == 0 && !e.is_null() {
             s["engine"] = e;
         }
+        // A workload without a language model has no model, weights or KV cache of one: its
+        // link carries none (issue 29: image links carried an LLM's `model=` and `weights=`).
+        if !llm {
+            if let Some(o) = s.as_object_mut() {
+                o.remove("model");
+                o.remove("kv_cache");
+                o.remove("unquantized_modules");
+                o.insert("weights".into(), json!("bf16"));
+            }
+        }
         if s["model"].is_null() {
             s.as_object_mut().map(|o| o.remove("model"));
         }

@@ -279,6 +279,7 @@ english! {
             PriceHintNone => "No reference price for this card: type yours.",
             ProblemPrice => "A price from 0 to 1,000 $ per GPU-hour.",
             SkipToAnswer => "Skip to the answer",
+            ModelSummaryTrain => "{name} · {params} parameters",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
     /// configs, the guidance sections, the file panel.
@@ -563,8 +564,8 @@ english! {
             ChartLegendVideo => "GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: most frames that fit",
             ChartCaptionSequence => "Memory per GPU vs sequence length (log scale)",
             ChartLegendSequence => "GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: longest sequence that fits at this micro-batch",
-            WarnDoesNotFitTrain => "The budget is larger than the card. Shorten the sequences or the micro-batch, train fewer weights (LoRA, QLoRA), shard across more GPUs, or use the recommended plan.",
-            WarnWithinHeadroomTrain => "The budget only fits by eating into the headroom. An estimate this close to the card's capacity will fail in practice: shorten the sequences or the micro-batch, train fewer weights, or pick a larger card.",
+            WarnDoesNotFitTrain => "The budget is larger than the card. Shorten the sequences or the micro-batch, shard across more GPUs, or use the recommended plan.",
+            WarnWithinHeadroomTrain => "The budget only fits by eating into the headroom. An estimate this close to the card's capacity will fail in practice: shorten the sequences or the micro-batch, or pick a larger card.",
             NoImageFits => "Largest square image that fits: none",
             NoFramesFit => "Most frames that fit: none",
             GuidanceDistilled => "{pipeline} is guidance-distilled: guidance is an input of the model, not a second pass, so classifier-free guidance adds no memory.",

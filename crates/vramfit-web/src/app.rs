@@ -85,6 +85,9 @@ pub fn App() -> impl IntoView {
                 .is_some_and(|(s, _)| !matches!(s.workload, vramfit_core::Workload::Custom(_)))
         })
     });
+    let llm = Signal::derive(move || {
+        last_good.with(|g| g.as_ref().is_some_and(|(_, e)| e.model.is_some()))
+    });
     let settled = later::settled();
     let pasted = RwSignal::new(String::new());
     let tab = RwSignal::new(None::<u8>);
@@ -154,7 +157,7 @@ pub fn App() -> impl IntoView {
                         })}
                         {move || last_good.get().map(|(_, e)| view! { <OffersNotes e=e l=l /> })}
                         <RunsOnCard current=last_good.into() l=l />
-                        <Faq l=l />
+                        <Faq llm=llm l=l />
                     </div>
                 </Show>
                 <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>

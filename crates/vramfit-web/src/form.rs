@@ -269,7 +269,8 @@ impl Form {
         };
         let scenario = Scenario {
             version: SCENARIO_VERSION,
-            model: Some(model),
+            // Image, video and custom jobs run no language model (their links carry none).
+            model: kind.needs_model().then_some(model),
             weights: WeightFormat::from_id(&self.weights.get()).unwrap_or(WeightFormat::Bf16),
             unquantized_modules,
             weights_bytes: self.exact_weights.get().and_then(|x| {

@@ -61,19 +61,27 @@ pub fn Checklist(
 /// Answers to the questions the source articles raise.
 #[component]
 pub fn Faq(
+    /// Whether a language model is on screen: the other answers speak of its KV cache and of
+    /// independent requests, which image, video and custom jobs do not have.
+    llm: Signal<bool>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
-    let qa = [
+    let all = [
         (Key::FaqFileQ, Key::FaqFileA),
         (Key::FaqSecondGpuQ, Key::FaqSecondGpuA),
         (Key::FaqPrecisionQ, Key::FaqPrecisionA),
         (Key::FaqBigCardQ, Key::FaqBigCardA),
     ];
+    let qa = move || {
+        all.into_iter()
+            .filter(|(q, _)| llm.get() || *q == Key::FaqSecondGpuQ)
+            .collect::<Vec<_>>()
+    };
     view! {
         <section class="guide" data-testid="faq">
             <h2>{t(l, Key::FaqTitle)}</h2>
-            {qa.into_iter().map(|(q, a)| view! {
+            {move || qa().into_iter().map(|(q, a)| view! {
                 <details><summary>{t(l, q)}</summary><p>{t(l, a)}</p></details>
             }).collect_view()}
         </section>

@@ -267,6 +267,10 @@ pub fn Headline(
             ("kib", kib.as_str()),
             ("fmt", e.kv_cache_format.id()),
         ];
+        // A training run keeps no KV cache: its line names the model only.
+        if e.curve_axis == CurveAxis::SequenceLength {
+            return f(l, Key::ModelSummaryTrain, &base[..2]);
+        }
         match (e.kv_bytes_per_token_past_window, m.arch.sliding_window) {
             (Some(past), Some(sw)) => {
                 let kib_past = l.integer(past / 1024);
