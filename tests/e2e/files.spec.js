@@ -69,7 +69,7 @@ test('a crafted header is refused at once, in the page language, and nothing typ
   const verdict = await page.getByTestId('verdict').textContent();
   await page.getByTestId('file-drop').locator('summary').click();
   await page.getByTestId('file-input').setInputFiles({ name: 'evil.gguf', mimeType: 'application/octet-stream', buffer: crafted });
-  await expect(page.getByTestId('file-error')).toContainText('fehlerhaft oder manipuliert');
+  await expect(page.getByTestId('file-error')).toContainText('Der Header ist nicht lesbar');
   await expect(page.getByTestId('file-error')).toContainText('length_past_end');
   await page.getByTestId('file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello world, not a model') });
   await expect(page.getByTestId('file-error')).toContainText('Keine safetensors-, GGUF-');

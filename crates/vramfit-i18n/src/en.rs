@@ -559,7 +559,7 @@ english! {
             HeaderTooLarge => "The header is larger than any real checkpoint's; refused.",
             HeaderUnsupportedVersion => "This GGUF version cannot be read (versions 2 and 3 can).",
             HeaderShardSet => "The shards or splits do not make one complete model: drop all of them (for safetensors, with the index file).",
-            HeaderMalformed => "The header is malformed or crafted; refused without reading further.",
+            HeaderMalformed => "The header cannot be read (a damaged or incomplete file, or not a model file); nothing further was read.",
             ChartLegendImage => "GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: largest image that fits",
             ChartLegendVideo => "GiB per GPU · solid line: capacity · dashed: capacity − headroom · dotted: most frames that fit",
             ChartCaptionSequence => "Memory per GPU vs sequence length (log scale)",

@@ -220,7 +220,9 @@ fn summary(r: &HeaderSummary, l: Locale) -> impl IntoView {
         .collect();
     view! {
         <div class="file-drop-result" data-testid="file-result">
-            <p class="ok" data-testid="file-applied">{t(l, applied)}</p>
+            // Green only when the estimate now uses the file; an architecture vramfit does not
+            // model yet is a note, not a success.
+            <p class=if applied == Key::FileApplied { "ok" } else { "note" } data-testid="file-applied">{t(l, applied)}</p>
             <p data-testid="file-files">{files}</p>
             <dl>
                 <dt>{t(l, Key::FileTensors)}</dt><dd data-testid="file-tensors">{l.integer(r.tensor_count)}</dd>
