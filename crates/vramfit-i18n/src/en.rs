@@ -586,6 +586,7 @@ english! {
             ColModel => "Model",
             ColFormat => "Format",
             ColMaxContext => "largest context",
+            HeaderModelConfig => "This is a model's config.json, not its weights: paste its text under \"or paste a config.json\".",
     }
 }
 

@@ -164,6 +164,7 @@ pub fn refusal(class: RefusalClass) -> Key {
     match class {
         RefusalClass::NotRecognized => Key::HeaderNotRecognized,
         RefusalClass::MixedFormats => Key::HeaderMixedFormats,
+        RefusalClass::ModelConfig => Key::HeaderModelConfig,
         RefusalClass::Truncated => Key::HeaderTruncated,
         RefusalClass::TooLarge => Key::HeaderTooLarge,
         RefusalClass::UnsupportedVersion => Key::HeaderUnsupportedVersion,

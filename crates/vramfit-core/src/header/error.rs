@@ -40,6 +40,9 @@ pub enum ErrorKind {
     NotRecognized,
     /// GGUF files mixed with safetensors files.
     MixedFormats,
+    /// A model's `config.json` (it has `model_type` or `architectures` and no `weight_map`):
+    /// the architecture, not the weights; it belongs in the config box.
+    ModelConfig,
     /// The file ends inside its header, at this byte offset.
     Truncated {
         /// Byte offset where more was needed.
@@ -237,6 +240,8 @@ pub enum RefusalClass {
     NotRecognized,
     /// GGUF and safetensors files given together.
     MixedFormats,
+    /// A model's `config.json` rather than its weights.
+    ModelConfig,
     /// The file ends inside its header (an unfinished download).
     Truncated,
     /// A header larger than any reader accepts.
@@ -257,6 +262,7 @@ impl ErrorKind {
                 RefusalClass::NotRecognized
             }
             ErrorKind::MixedFormats => RefusalClass::MixedFormats,
+            ErrorKind::ModelConfig => RefusalClass::ModelConfig,
             ErrorKind::Truncated { .. } => RefusalClass::Truncated,
             ErrorKind::HeaderTooLarge { .. } => RefusalClass::TooLarge,
             ErrorKind::UnsupportedVersion { .. } => RefusalClass::UnsupportedVersion,

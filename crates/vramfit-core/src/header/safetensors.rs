@@ -309,6 +309,14 @@ pub(crate) fn parse_index(buf: &[u8], size: u64, index: usize) -> Result<Index, 
         return Err(ErrorKind::NeedMore { index, bytes: size });
     }
     let text = std::str::from_utf8(buf).map_err(|_| ErrorKind::InvalidUtf8 { what: "header" })?;
+    // A model's config.json (dropped beside or instead of its weights) is said to be one.
+    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) {
+        if !o.contains_key("weight_map")
+            && (o.contains_key("model_type") || o.contains_key("architectures"))
+        {
+            return Err(ErrorKind::ModelConfig);
+        }
+    }
     let raw: RawIndex = serde_json::from_str(text).map_err(|e| json_error(&e))?;
     if let Some(key) = raw.weight_map.duplicate {
         return Err(ErrorKind::DuplicateTensor { tensor: clip(&key) });
