@@ -52,6 +52,12 @@ pub fn sync_accuracy_section(name: &str, table: &str) -> Result<(), String> {
     ))
 }
 
+/// Whether `|x| ≤ bound`: false for NaN, so a missing figure (NaN) fails a bound instead of
+/// passing it as `|x| > bound` would.
+pub fn within(x: f64, bound: f64) -> bool {
+    x.abs() <= bound
+}
+
 /// Checks that the generated document `docs/NAME` holds `text`; with `UPDATE_DOCS=1` (refused
 /// under `CI`, where a stale document must fail) it writes it instead.
 pub fn sync_doc(name: &str, text: &str) -> Result<(), String> {

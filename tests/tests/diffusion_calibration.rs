@@ -190,7 +190,7 @@ fn diffusion_calibration() {
             "| {}{mark} | {basis} | {:?} | {predicted:.2} | {:.2} | {err:+.1} % |\n",
             c.name, b.peak_phase, c.published_gib
         ));
-        if c.excluded.is_none() && err.abs() > 15.0 {
+        if c.excluded.is_none() && !vramfit_tests::within(err, 15.0) {
             failures.push(format!("{}: {err:+.1} %", c.name));
         }
     }

@@ -248,7 +248,7 @@ fn diffusion_traces() {
             rows.push(format!(
                 "| {id} | {quantity} | {n} | {median:+.1} % | {worst:+.1} % | {within}/{n} | {b} % |"
             ));
-            if worst.abs() > b {
+            if !vramfit_tests::within(worst, b) {
                 failures.push(format!("{id} {quantity}: {worst:+.1} % at {worst_at}"));
             }
         }

@@ -116,7 +116,7 @@ fn compute_buffer_matches_llama_cpp_traces() {
             if (core - traced).abs() <= EXACT_MIB {
                 exact += 1;
             }
-            if err.abs() > GOAL {
+            if !vramfit_tests::within(err, GOAL) {
                 misses.push(format!(
                     "| {family} | {} | {} | {}/{} | {} | {} | {} | {} | {traced:.2} | {core:.2} | {err:+.1} % |",
                     p["n_layer"],
@@ -129,7 +129,7 @@ fn compute_buffer_matches_llama_cpp_traces() {
                     p["n_outputs_max"],
                 ));
             }
-            if (core - traced).abs() > EXACT_MIB {
+            if !vramfit_tests::within(core - traced, EXACT_MIB) {
                 failures.push(format!(
                     "{family} {}: {traced:.2} MiB traced, {core:.2} core ({err:+.1} %)",
                     p["command"]

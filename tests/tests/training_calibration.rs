@@ -81,7 +81,7 @@ fn training_accuracy() {
             "same".to_string()
         };
         let err = (predicted - measured) / measured * 100.0;
-        if err.abs() > bound {
+        if !vramfit_tests::within(err, bound) {
             failures.push(format!(
                 "{id}: {predicted:.2} vs {measured:.2} ({err:+.1} %)"
             ));

@@ -541,7 +541,7 @@ fn closed_form_against_the_allocator_replay() {
     let mut failures = Vec::new();
     for r in &rows {
         let err = r.error();
-        let outside = err < -UNDER || err.abs() > BOTH;
+        let outside = err < -UNDER || !vramfit_tests::within(err, BOTH);
         let mark = match EXCLUDED.iter().find(|(id, _)| *id == r.id) {
             Some(&(_, m)) => {
                 if !r.shows(m) {

@@ -138,10 +138,10 @@ fn training_traces() {
             traced / MIB,
             est["plan"]["peak_phase"].as_str().unwrap_or("–"),
         ));
-        if err.abs() > PEAK_BOUND {
+        if !vramfit_tests::within(err, PEAK_BOUND) {
             failures.push(format!("peak {} L{}: {err:+.2} %", label(p), p["layers"]));
         }
-        if w_err.abs() > WEIGHTS_BOUND {
+        if !vramfit_tests::within(w_err, WEIGHTS_BOUND) {
             failures.push(format!(
                 "weights {} L{}: {w_err:+.2} %",
                 label(p),
@@ -185,7 +185,7 @@ fn training_traces() {
             traced / MIB,
             component(&e2, "activations") / MIB,
         ));
-        if err.abs() > LAYER_BOUND {
+        if !vramfit_tests::within(err, LAYER_BOUND) {
             failures.push(format!("per layer {}: {err:+.2} %", label(p4)));
         }
     }
