@@ -12,8 +12,15 @@ const LANGS = {
   es: { weights: 'Pesos', warn: 'La caché KV es mayor que los pesos', comma: true },
 };
 
+// Errors are collected and asserted after each test: a throw inside the listener is lost once
+// the test's last await has passed, so a late error went unseen.
+let pageErrors = [];
 test.beforeEach(async ({ page }) => {
-  page.on('pageerror', (e) => { throw e; });
+  pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e));
+});
+test.afterEach(() => {
+  expect(pageErrors, 'page errors').toEqual([]);
 });
 
 for (const [lang, want] of Object.entries(LANGS)) {

@@ -4,8 +4,15 @@ const { test, expect } = require('@playwright/test');
 const perGpu = (page) => page.getByTestId('per-gpu-gib').textContent();
 const totalGb = async (page) => parseFloat(await page.getByTestId('total-gb').textContent());
 
+// Errors are collected and asserted after each test: a throw inside the listener is lost once
+// the test's last await has passed, so a late error went unseen.
+let pageErrors = [];
 test.beforeEach(async ({ page }) => {
-  page.on('pageerror', (e) => { throw e; });
+  pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e));
+});
+test.afterEach(() => {
+  expect(pageErrors, 'page errors').toEqual([]);
 });
 
 test('default scenario shows a verdict, the components and a recommendation', async ({ page }) => {
