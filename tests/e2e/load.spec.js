@@ -155,7 +155,10 @@ test('an input rewrites only the attributes that changed and keeps opened explan
   const before = await total.textContent();
   await page.getByTestId('ctx').fill('65536');
   await expect(total).not.toHaveText(before);
-  await page.waitForTimeout(100);
+  // Not a fixed sleep (a slow page would pass an "at most" check vacuously): the address bar
+  // follows the view after its paint, then two frames.
+  await expect.poll(() => page.url()).toContain('ctx=65536');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const attrs = await page.evaluate(() => window.__attrs);
   // The bar's widths, the chart's marker, the context limit's value: a few dozen at most.
   expect(attrs.length).toBeLessThan(40);

@@ -82,7 +82,7 @@ test('a link to a view the profile leaves out fetches the rest beside the primar
   expect(rest && rest.how).toBe('before start');
   const main = await page.evaluate(() => performance.getEntriesByName('vramfit:main', 'mark')[0].startTime);
   expect(rest.at).toBeLessThan(main);
-  await page.waitForTimeout(300);
+  await page.waitForLoadState('networkidle');
   expect(files.filter((n) => n.endsWith('_rest.wasm'))).toHaveLength(1);
 });
 
@@ -112,7 +112,7 @@ test('an input before the rest has arrived loads it on demand and the answer fol
   await expect(page.locator('.guidance')).toBeVisible();
   release();
   // The late background copy changes nothing: the page keeps answering.
-  await page.waitForTimeout(200);
+  await page.waitForLoadState('networkidle');
   await page.getByTestId('workload-serve').check();
   await page.getByTestId('ctx').fill('16384');
   await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
@@ -181,7 +181,7 @@ for (const query of [
     const early = await restMark(page);
     release();
     await expect.poll(() => restMark(page)).not.toBeNull();
-    await page.waitForTimeout(100);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(await text()).toBe(before);
     expect(before).toMatch(/\d/);
     // A profiled view built it without the rest at all (the others load it on demand for code, as
