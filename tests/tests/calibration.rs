@@ -167,10 +167,32 @@ fn vllm_profiles_accuracy() {
         if w_err.is_nan() || w_err.abs() > 2.0 {
             failures.push(format!("{id}: weights {weights:.3} vs {w_meas:.3} GiB"));
         }
-        if let (Some(m), Some(e)) = (kv_meas, kv_err) {
-            if e.is_nan() || e.abs() > 5.0 {
+        // Each figure vLLM prints is bounded near what the estimate achieves, relative to the
+        // figure itself. A01 / A02 are the named misses: their logs count 1.8 / 3.6 GiB of
+        // non-torch memory the estimate does not model, which the KV cache then loses; they keep
+        // a window, so they must still land within it.
+        let named_miss = matches!(id, "A01" | "A02");
+        let (kv_bound, non_torch_bound) = if named_miss { (5.0, 3.0) } else { (1.5, 0.05) };
+        let mut bound = |what: &str, est: f64, meas: Option<f64>, pct_bound: f64| {
+            if let Some(m) = meas {
+                if !vramfit_tests::within(pct(est, m), pct_bound) {
+                    failures.push(format!("{id}: {what} {est:.3} vs {m:.3} (±{pct_bound} %)"));
+                }
+            }
+        };
+        bound("KV GiB", kv, kv_meas, kv_bound);
+        bound("KV tokens", tokens, get("kv_tokens"), 1.5);
+        bound("max concurrency", conc, get("max_concurrency"), 1.5);
+        bound(
+            "activation peak",
+            activation,
+            get("activation_peak_gib"),
+            5.0,
+        );
+        if let Some(m) = get("non_torch_gib") {
+            if !vramfit_tests::within(non_torch - m, non_torch_bound) {
                 failures.push(format!(
-                    "{id}: KV {kv:.2} vs {m:.2} GiB ({e:+.1} % of budget)"
+                    "{id}: non-torch {non_torch:.2} vs {m:.2} GiB (±{non_torch_bound} GiB)"
                 ));
             }
         }
