@@ -137,9 +137,9 @@ pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommen
             Err(gap) => left_out.push(LeftOut { gpu: g.id, gap }),
         }
     }
-    let mut offers = offers(base, headroom_percent, market, &runnable, true);
+    let mut offers = offers_of(base, headroom_percent, market, &runnable, true);
     if offers.is_empty() {
-        offers = offers_any(base, headroom_percent, market, &runnable);
+        offers = offers_of(base, headroom_percent, market, &runnable, false);
     }
     // Ranking by price needs only the hourly prices; the other rankings need every speed.
     if market.by != RecommendBy::Price {
@@ -175,18 +175,9 @@ pub fn recommend(base: &Job, headroom_percent: u32, market: &Market) -> Recommen
     }
 }
 
-fn offers_any(
-    base: &Job,
-    headroom_percent: u32,
-    market: &Market,
-    runnable: &[(&'static Gpu, &Plan)],
-) -> Vec<Offer> {
-    offers(base, headroom_percent, market, runnable, false)
-}
-
 /// For each runnable card (within reach when `within_reach`), the fewest cards of its kind that
 /// hold the job, in each way they can share it.
-fn offers(
+fn offers_of(
     base: &Job,
     headroom_percent: u32,
     market: &Market,
