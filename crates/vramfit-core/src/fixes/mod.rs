@@ -23,8 +23,10 @@
 //! [`MAX_FIXES`] are returned. Work is bounded: a fixed number of candidates, each one estimate
 //! without its own fixes.
 
+mod workloads;
+
 use crate::change::{Change, Fix};
-use crate::diffusion::{Offload, PipelinePartFormat};
+use crate::diffusion::Offload;
 use crate::engine::Engine;
 use crate::estimate::{prepare, user_plan, Estimate};
 use crate::format::WeightFormat;
@@ -35,8 +37,7 @@ use crate::plan::{
     VerdictReason,
 };
 use crate::recommend::recommend;
-use crate::scenario::{Hardware, Scenario, Workload};
-use crate::training::{Checkpointing, Method, Optimizer, Sharding};
+use crate::scenario::{Scenario, Workload};
 
 /// Most fixes returned.
 pub const MAX_FIXES: usize = 5;
@@ -272,8 +273,10 @@ fn candidates(s: &Scenario, e: &Estimate) -> Vec<(Change, Scenario)> {
     let mut out = Vec::new();
     match &s.workload {
         Workload::Inference(_) => serving(s, e, &mut out),
-        Workload::Train(_) => training(s, &mut out),
-        Workload::GenerateImage(_) | Workload::GenerateVideo(_) => generation(s, e, &mut out),
+        Workload::Train(_) => workloads::training(s, &mut out),
+        Workload::GenerateImage(_) | Workload::GenerateVideo(_) => {
+            workloads::generation(s, e, &mut out)
+        }
         Workload::Custom(_) => {}
     }
     hardware(s, e, &mut out);
@@ -468,147 +471,6 @@ fn gpu_layers_that_fit(s: &Scenario, layers: u32) -> Option<u32> {
         }
     }
     (lo < layers.saturating_add(1)).then_some(lo)
-}
-
-fn training(s: &Scenario, out: &mut Vec<(Change, Scenario)>) {
-    let Workload::Train(t) = &s.workload else {
-        return;
-    };
-    let mut push = |change, f: &dyn Fn(&mut crate::training::Train)| {
-        let mut t2 = t.clone();
-        f(&mut t2);
-        out.push((change, with(s, |x| x.workload = Workload::Train(t2))));
-    };
-    if t.checkpointing != Checkpointing::Full {
-        push(Change::Checkpointing, &|t| {
-            t.checkpointing = Checkpointing::Full
-        });
-    }
-    if t.optimizer == Optimizer::Adamw && t.method == Method::Full {
-        push(Change::Optimizer8bit, &|t| {
-            t.optimizer = Optimizer::Adamw8bit
-        });
-    }
-    // A chunked loss only pays compiled (eager, every chunk's fp32 log-softmax stays saved).
-    if !(t.chunked_loss && t.compiled) {
-        push(Change::ChunkedLoss, &|t| {
-            t.chunked_loss = true;
-            t.compiled = true;
-        });
-    }
-    if t.method == Method::Full {
-        push(Change::Lora, &|t| t.method = Method::Lora);
-    }
-    if t.method != Method::Qlora {
-        push(Change::Qlora, &|t| t.method = Method::Qlora);
-    }
-    if t.micro_batch > 1 {
-        let m = t.micro_batch / 2;
-        push(Change::MicroBatch { micro_batch: m }, &|t| {
-            t.micro_batch = m
-        });
-    }
-    if t.sharding != Sharding::Zero3 {
-        if let Some(gpu) = &s.hardware.gpu {
-            for count in [2u32, 4, 8] {
-                if count > s.hardware.count {
-                    let mut t2 = t.clone();
-                    t2.sharding = Sharding::Zero3;
-                    let sc = with(s, |x| {
-                        x.workload = Workload::Train(t2);
-                        x.hardware = Hardware {
-                            gpu: Some(gpu.clone()),
-                            count,
-                            ..x.hardware.clone()
-                        };
-                    });
-                    out.push((Change::Zero3 { count }, sc));
-                    break;
-                }
-            }
-        }
-    }
-}
-
-fn generation(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
-    let (Workload::GenerateImage(g) | Workload::GenerateVideo(g)) = &s.workload else {
-        return;
-    };
-    let video = matches!(s.workload, Workload::GenerateVideo(_));
-    let mut push = |change, f: &dyn Fn(&mut crate::diffusion::Generation)| {
-        let mut g2 = g.clone();
-        f(&mut g2);
-        let w = if video {
-            Workload::GenerateVideo(g2)
-        } else {
-            Workload::GenerateImage(g2)
-        };
-        out.push((change, with(s, |x| x.workload = w)));
-    };
-    if !g.vae_tiling {
-        push(Change::VaeTiling, &|g| g.vae_tiling = true);
-    }
-    // A denoiser published in fp32 (Wan) runs in bf16 in its diffusers recipe: half the bytes
-    // at the precision it was trained in.
-    let fp32_denoiser = crate::diffusion::pipeline_of(g).is_ok_and(|p| {
-        p.parts.iter().any(|part| {
-            part.role == crate::diffusion::pipelines::Role::Denoiser
-                && part.default_format == PipelinePartFormat::Fp32
-        })
-    });
-    if fp32_denoiser && g.denoiser_format.is_none() {
-        push(Change::DenoiserBf16, &|g| {
-            g.denoiser_format = Some(PipelinePartFormat::Bf16)
-        });
-    }
-    if !matches!(
-        g.denoiser_format,
-        Some(PipelinePartFormat::Fp8 | PipelinePartFormat::Nf4 | PipelinePartFormat::GgufQ4KM)
-    ) {
-        push(Change::DenoiserFp8, &|g| {
-            g.denoiser_format = Some(PipelinePartFormat::Fp8)
-        });
-    }
-    // The T5 encoders the GPU still loads (`drop_text_encoders` already left out) — offered only
-    // when another text encoder stays: a pipeline whose only encoder is a T5 (Wan's umT5,
-    // CogVideoX, LTX-Video) cannot run without it.
-    let loaded = crate::diffusion::part_bytes(g).unwrap_or_default();
-    let encoders: Vec<&str> = crate::diffusion::pipeline_of(g)
-        .map(|p| {
-            p.parts
-                .iter()
-                .filter(|part| part.role == crate::diffusion::pipelines::Role::TextEncoder)
-                .map(|part| part.id)
-                .filter(|id| loaded.iter().any(|(l, _)| l == id))
-                .collect()
-        })
-        .unwrap_or_default();
-    let t5: Vec<String> = encoders
-        .iter()
-        .filter(|id| id.contains("t5"))
-        .map(|id| id.to_string())
-        .collect();
-    if !t5.is_empty() && t5.len() < encoders.len() {
-        push(Change::DropT5, &|g| {
-            g.drop_text_encoders.extend(t5.iter().cloned())
-        });
-    }
-    for mode in [Offload::Model, Offload::Sequential] {
-        if g.offload as u8 >= mode as u8 {
-            continue;
-        }
-        push(Change::Offload { mode }, &|g| g.offload = mode);
-    }
-    if let Some(max) = e.generation_max.and_then(|m| u32::try_from(m).ok()) {
-        if video && max < g.frames {
-            push(Change::Frames { frames: max }, &|g| g.frames = max);
-        } else if !video && max < g.width.max(g.height) {
-            push(Change::ImageSize { side: max }, &|g| {
-                g.width = max;
-                g.height = max;
-            });
-        }
-    }
 }
 
 /// More cards of the same kind, then the smallest catalog card that holds it alone.
