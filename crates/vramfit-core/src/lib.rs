@@ -79,6 +79,7 @@ mod custom;
 mod diffusion;
 mod dispatch;
 mod engine;
+mod error_text;
 mod estimate;
 mod fixes;
 mod format;
