@@ -47,7 +47,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("query", 13),
     ("header", 13),
     ("runs_on", 13),
-    ("error_text", 13),
+    ("error_text", 14),
 ];
 
 /// Items re-exported at the crate root (`pub use module::…;` in `src/lib.rs`), each with the
