@@ -2,16 +2,7 @@
 // a vLLM verdict names its real reason, fixes load a scenario that fits, token counts take "32k".
 const { test, expect } = require('@playwright/test');
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 const shownModel = (page) => page.getByTestId('model').evaluate((s) => s.options[s.selectedIndex].textContent);
 

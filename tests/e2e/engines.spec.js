@@ -1,16 +1,7 @@
 // End-to-end: serving engines, real formats, the inverse answers and the chart.
 const { test, expect } = require('@playwright/test');
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 test('vLLM reports KV cache, tokens and concurrency like its start-up log', async ({ page }) => {
   await page.goto('./');

@@ -12,16 +12,7 @@ const LANGS = {
   es: { weights: 'Pesos', warn: 'La caché KV es mayor que los pesos', comma: true },
 };
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 for (const [lang, want] of Object.entries(LANGS)) {
   test(`the page in ${lang}: label, number format, warning`, async ({ page }) => {

@@ -3,16 +3,7 @@
 // before the wasm runs, the static page shows its frame and a placeholder the app replaces.
 const { test, expect } = require('@playwright/test');
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 /** Records the language files the page requests. */
 function langRequests(page) {

@@ -4,14 +4,7 @@
 // measurement the workload on screen needs.
 const { test, expect } = require('@playwright/test');
 
-let errors = [];
-test.beforeEach(async ({ page }) => {
-  errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-});
-test.afterEach(() => {
-  expect(errors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 test('the default page says how fast and at what price, and the summary agrees with the table', async ({ page }) => {
   await page.goto('./?lang=en');

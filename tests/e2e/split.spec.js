@@ -13,16 +13,7 @@ const DIST = path.resolve(__dirname, '../../dist');
 // its copy, out of page.route's reach (its path is offline.spec.js's).
 test.use({ serviceWorkers: 'block' });
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 /** The wasm files the page requests, in order, with the time each request started. */
 function wasmRequests(page) {

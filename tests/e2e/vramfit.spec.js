@@ -4,16 +4,7 @@ const { test, expect } = require('@playwright/test');
 const perGpu = (page) => page.getByTestId('per-gpu-gib').textContent();
 const totalGb = async (page) => parseFloat(await page.getByTestId('total-gb').textContent());
 
-// Errors are collected and asserted after each test: a throw inside the listener is lost once
-// the test's last await has passed, so a late error went unseen.
-let pageErrors = [];
-test.beforeEach(async ({ page }) => {
-  pageErrors = [];
-  page.on('pageerror', (e) => pageErrors.push(e));
-});
-test.afterEach(() => {
-  expect(pageErrors, 'page errors').toEqual([]);
-});
+require('./page-errors')(test, expect);
 
 test('default scenario shows a verdict, the components and a recommendation', async ({ page }) => {
   await page.goto('./');
