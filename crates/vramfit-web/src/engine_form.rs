@@ -21,7 +21,6 @@ pub struct EngineForm {
     /// vLLM `max_num_batched_tokens` ("" = default).
     pub batched: RwSignal<String>,
     /// vLLM / SGLang KV cache dtype (`auto`, `fp8`).
-    pub kv_dtype: RwSignal<String>,
     /// vLLM engine generation.
     pub version: RwSignal<String>,
     /// vLLM `--enforce-eager`.
@@ -82,17 +81,11 @@ impl EngineForm {
             Some(Engine::LlamaCpp(_)) => "llama_cpp",
             Some(Engine::Transformers(_)) => "transformers",
         };
-        let kv_dtype = v
-            .kv_cache_dtype
-            .clone()
-            .or(s.kv_cache_dtype.clone())
-            .unwrap_or_else(|| "auto".into());
         EngineForm {
             engine: RwSignal::new(name.into()),
             util: RwSignal::new(shortest(v.gpu_memory_utilization)),
             max_num_seqs: RwSignal::new(opt(v.max_num_seqs)),
             batched: RwSignal::new(opt(v.max_num_batched_tokens)),
-            kv_dtype: RwSignal::new(kv_dtype),
             version: RwSignal::new(version_id(v.version).into()),
             eager: RwSignal::new(v.enforce_eager),
             mem_fraction: RwSignal::new(s.mem_fraction_static.map(shortest).unwrap_or_default()),
@@ -135,7 +128,9 @@ impl EngineForm {
                     gpu_memory_utilization: util,
                     max_num_seqs,
                     max_num_batched_tokens,
-                    kv_cache_dtype: Some(self.kv_dtype.get()),
+                    // The KV cache format has one control, the formats' KV select (the scenario's
+                    // `kv_cache`), which the engine follows and the command prints.
+                    kv_cache_dtype: None,
                     version: match self.version.get().as_str() {
                         "v0" => VllmVersion::V0,
                         "v0-legacy" => VllmVersion::V0Legacy,
@@ -158,7 +153,7 @@ impl EngineForm {
                 Some(Engine::Sglang(Sglang {
                     mem_fraction_static,
                     chunked_prefill_size,
-                    kv_cache_dtype: Some(self.kv_dtype.get()),
+                    kv_cache_dtype: None,
                     ..Sglang::default()
                 }))
             }

@@ -38,17 +38,13 @@ pub fn EngineInputs(
                     <NumberField id="max_num_batched_tokens" label=t(l, Key::VllmBatched) value=form.batched error=err("max_num_batched_tokens") />
                     <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=vec![("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
                 </div>
-                <div class="row">
-                    <SelectField id="kv_cache_dtype" label="kv_cache_dtype" value=form.kv_dtype options=vec![("auto", "auto"), ("fp8", "fp8")] />
-                    <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
-                </div>
+                <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
             </Show>
             <Show when=is("sglang")>
                 <div class="row">
                     <NumberField id="mem_fraction_static" label=t(l, Key::SglangMemFraction) value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
                     <NumberField id="chunked_prefill_size" label=t(l, Key::SglangChunk) value=form.chunked error=err("chunked_prefill_size") />
                 </div>
-                <SelectField id="sglang_kv_dtype" label="kv_cache_dtype" value=form.kv_dtype options=vec![("auto", "auto"), ("fp8_e4m3", "fp8_e4m3")] />
             </Show>
             <Show when=is("llama_cpp")>
                 <div class="row">

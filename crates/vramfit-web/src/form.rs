@@ -124,7 +124,13 @@ impl Form {
             })),
             config: RwSignal::new(config),
             weights: RwSignal::new(s.weights.id()),
-            kv: RwSignal::new(s.kv_cache.map(|p| p.id().to_string()).unwrap_or_default()),
+            // A link's engine flag (`kv_cache_dtype: fp8`) shows in the one KV select.
+            kv: RwSignal::new(
+                s.kv_cache
+                    .map(|p| p.id().to_string())
+                    .or_else(|| engine_fp8_kv(s.engine.as_ref()).then(|| "fp8".to_string()))
+                    .unwrap_or_default(),
+            ),
             context: RwSignal::new(inf.context_tokens.to_string()),
             sequences: RwSignal::new(inf.sequences.to_string()),
             chunk: RwSignal::new(inf.prefill_chunk_tokens.to_string()),
@@ -304,6 +310,16 @@ impl Form {
             Err(problems)
         }
     }
+}
+
+/// Whether an engine's own flag asks for an fp8 KV cache.
+fn engine_fp8_kv(e: Option<&vramfit_core::Engine>) -> bool {
+    match e {
+        Some(vramfit_core::Engine::Vllm(v)) => v.kv_cache_dtype.as_deref(),
+        Some(vramfit_core::Engine::Sglang(s)) => s.kv_cache_dtype.as_deref(),
+        _ => None,
+    }
+    .is_some_and(|d| d.starts_with("fp8"))
 }
 
 fn input_of(field: Field) -> Option<Input> {

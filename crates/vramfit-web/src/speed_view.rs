@@ -217,10 +217,13 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
         || t(l, Key::NoPrice).to_string(),
         |c| usd(l, c.usd_per_hour),
     );
-    let million = o
-        .cost
-        .and_then(|c| c.usd_per_million_output_tokens)
-        .map_or_else(|| "–".to_string(), |m| usd(l, m));
+    // Dollars per million output tokens: a column for servers only (training reads its tokens,
+    // generation makes images).
+    let million = serving.then(|| {
+        o.cost
+            .and_then(|c| c.usd_per_million_output_tokens)
+            .map_or_else(|| "–".to_string(), |m| usd(l, m))
+    });
     view! {
         <tr data-testid=testid>
             <th scope="row">{text::plan_title(l, &o.plan)}</th>
@@ -228,7 +231,7 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
             <td>{gib(l, o.plan.per_gpu_bytes)}</td>
             {speed_cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
             <td>{hour}</td>
-            <td>{million}</td>
+            {million.map(|m| view! { <td>{m}</td> })}
         </tr>
     }
 }
@@ -267,7 +270,7 @@ pub fn Offers(
     } else {
         vec![t(l, Key::ColSpeed)]
     };
-    let columns = 5 + heads.len();
+    let columns = if serving { 5 } else { 4 } + heads.len();
     Some(view! {
         <div class="offers" data-testid="offers">
             <h3>{f(l, Key::OffersTitle, &[("by", rank_name(l, rec.by))])}</h3>
@@ -279,7 +282,7 @@ pub fn Offers(
                         <th scope="col">{t(l, Key::ColGibPerGpu)}</th>
                         {heads.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}
                         <th scope="col">{t(l, Key::ColPerHour)}</th>
-                        <th scope="col">{t(l, Key::ColPerMillion)}</th>
+                        {serving.then(|| view! { <th scope="col">{t(l, Key::ColPerMillion)}</th> })}
                     </tr></thead>
                     // Two bodies, each row named by its place in its own: an input that changes
                     // which plans are listed rewrites cells, never a row's class or test id.
