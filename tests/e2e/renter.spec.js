@@ -101,3 +101,12 @@ test('on a phone the one-line verdict stays in view while the card fields change
   expect(bar.y).toBeLessThan(60);
   await page.close();
 });
+
+test("one KV cache control: a link's vLLM fp8 flag shows in the KV select and the model line", async ({ page }) => {
+  const engine = encodeURIComponent(JSON.stringify({ vllm: { kv_cache_dtype: 'fp8' } }));
+  await page.goto(`./?lang=en&gpu=l40s&engine=${engine}`);
+  await expect(page.getByTestId('model-summary')).toContainText('(fp8)');
+  await expect(page.locator('#kv')).toHaveValue('fp8');
+  await expect(page.locator('#kv_cache_dtype')).toHaveCount(0);
+  await expect(page.getByTestId('script')).toContainText('--kv-cache-dtype fp8');
+});
