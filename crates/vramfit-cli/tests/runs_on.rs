@@ -84,3 +84,63 @@ fn bad_arguments_say_why() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// The estimate's JSON carries the renter's contract (issue 30) at the top level and on every
+/// ranked offer: `speed` {decode_tokens_per_s, decode_tokens_per_s_total, prefill_tokens_per_s,
+/// time_to_first_token_ms, error_band_percent, basis} and `cost` {usd_per_hour,
+/// usd_per_million_output_tokens, price_source, price_as_of}.
+#[test]
+fn the_estimate_json_carries_speed_and_cost() {
+    let scenario = r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"inference":{"context_tokens":8192,"sequences":4}},"recommend_by":"cost_per_token","prices_usd_per_hour":{"rtx-4090":0.3}}"#;
+    let v: Value =
+        serde_json::from_str(&vramfit_cli::run(scenario).expect("estimates")).expect("json");
+    let speed_keys = [
+        "decode_tokens_per_s",
+        "decode_tokens_per_s_total",
+        "prefill_tokens_per_s",
+        "time_to_first_token_ms",
+        "error_band_percent",
+        "basis",
+    ];
+    let cost_keys = [
+        "usd_per_hour",
+        "usd_per_million_output_tokens",
+        "price_source",
+        "price_as_of",
+    ];
+    let check = |o: &Value, what: &str| {
+        for k in speed_keys {
+            assert!(
+                o["speed"].get(k).is_some(),
+                "{what}: speed.{k} in {}",
+                o["speed"]
+            );
+        }
+        for k in cost_keys {
+            assert!(
+                o["cost"].get(k).is_some(),
+                "{what}: cost.{k} in {}",
+                o["cost"]
+            );
+        }
+    };
+    check(&v, "estimate");
+    let alternatives = v["recommendation"]["alternatives"]
+        .as_array()
+        .expect("alternatives");
+    assert!(!alternatives.is_empty());
+    for (i, o) in alternatives.iter().enumerate() {
+        check(o, &format!("alternative {i}"));
+    }
+    assert_eq!(v["recommendation"]["by"], "cost_per_token");
+    // Ranked by $ per million tokens, lowest first.
+    let per_m: Vec<f64> = alternatives
+        .iter()
+        .map(|o| {
+            o["cost"]["usd_per_million_output_tokens"]
+                .as_f64()
+                .expect("a number")
+        })
+        .collect();
+    assert!(per_m.windows(2).all(|w| w[0] <= w[1]), "{per_m:?}");
+}
