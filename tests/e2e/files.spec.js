@@ -78,3 +78,16 @@ test('a crafted header is refused at once, in the page language, and nothing typ
   await expect(page.getByTestId('model')).toHaveValue('qwen3-8b');
   await expect(page.getByTestId('verdict')).toHaveText(verdict);
 });
+
+test('a model config.json dropped where weights go becomes the model estimated', async ({ page }) => {
+  await page.goto('./?lang=en&gpu=rtx-4090');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.getByTestId('file-drop').locator('summary').click();
+  const config = { architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048, intermediate_size: 8192,
+    num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256 };
+  await page.getByTestId('file-input').setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
+  await expect(page.getByTestId('file-config')).toBeVisible();
+  await expect(page.getByTestId('file-error')).toHaveCount(0);
+  await expect(page.getByTestId('config')).toHaveValue(/"hidden_size": ?2048/);
+  await expect(page.getByTestId('model-summary')).not.toContainText('Llama 3.1 8B');
+});

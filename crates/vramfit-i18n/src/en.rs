@@ -587,6 +587,7 @@ english! {
             ColFormat => "Format",
             ColMaxContext => "largest context",
             HeaderModelConfig => "This is a model's config.json, not its weights: paste its text under \"or paste a config.json\".",
+            HeaderModelConfigUsed => "This is a model's config.json: it is now the model estimated (its text is under \"or paste a config.json\").",
     }
 }
 

@@ -86,6 +86,8 @@ pub fn FileDrop(
     /// Called with the report once the headers are read (to put `report.model` into the
     /// scenario, so a shared link works without the file).
     on_read: Callback<HeaderSummary>,
+    /// Called with a dropped model `config.json`'s text (it goes to the config box).
+    on_config: Callback<String>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
@@ -98,8 +100,10 @@ pub fn FileDrop(
         state.set(State::Reading);
         spawn_local(async move {
             let reply = read_in_worker(files).await;
-            if let ReaderReply::Read(summary) = &reply {
-                on_read.run((**summary).clone());
+            match &reply {
+                ReaderReply::Read(summary) => on_read.run((**summary).clone()),
+                ReaderReply::Config(text) => on_config.run(text.clone()),
+                _ => {}
             }
             state.set(State::Done(reply));
         });
@@ -112,13 +116,18 @@ pub fn FileDrop(
         let input: web_sys::HtmlInputElement = event_target(&ev);
         start(files_of(input.files()));
     };
-    let body = move || match state.get() {
+    let body = move || {
+        match state.get() {
         State::Idle => ().into_any(),
         State::Reading => {
             view! { <p class="file-drop-status" role="status">{t(l, Key::FileDropReading)}</p> }
                 .into_any()
         }
         State::Done(ReaderReply::Read(r)) => summary(&r, l).into_any(),
+        State::Done(ReaderReply::Config(_)) => view! {
+            <p class="ok" role="status" data-testid="file-config">{t(l, Key::HeaderModelConfigUsed)}</p>
+        }
+        .into_any(),
         State::Done(other) => {
             let (message, detail) = match other {
                 ReaderReply::Refused { class, detail } => (t(l, refusal(class)), detail),
@@ -133,6 +142,7 @@ pub fn FileDrop(
             }
             .into_any()
         }
+    }
     };
     view! {
         <details class="file-drop" data-testid="file-drop">

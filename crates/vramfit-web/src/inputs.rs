@@ -124,7 +124,8 @@ pub fn Inputs(
                     <button type="button" on:click=move |_| form.config.set(String::new())
                         prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
-                <FileDrop l=l on_read=Callback::new(move |r: HeaderSummary| use_header(form, &r)) />
+                <FileDrop l=l on_read=Callback::new(move |r: HeaderSummary| use_header(form, &r))
+                    on_config=Callback::new(move |text: String| form.config.set(text)) />
             </fieldset>
             <fieldset prop:hidden=move || form.workload.get() != WorkloadKind::Inference>
                 <legend>{t(l, Key::FormatsLegend)}</legend>

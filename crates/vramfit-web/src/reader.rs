@@ -37,6 +37,8 @@ pub enum ReaderReply {
         /// The parser's typed error as JSON (`{"file": …, "kind": …, …}`).
         detail: String,
     },
+    /// The file was a model's `config.json`, not weights: its text, for the config box.
+    Config(String),
     /// The browser could not read a file (its message).
     Browser(String),
     /// Set by the page, never by the worker: the reader could not be started (a page opened from
@@ -173,6 +175,20 @@ pub async fn read_headers(files: Vec<web_sys::File>) -> ReaderReply {
                 kind: ErrorKind::NeedMore { index, bytes },
                 ..
             }) => (index, bytes),
+            // A config.json is read whole (as an index would be): its text goes to the config
+            // box instead of a refusal.
+            Err(HeaderError {
+                kind: ErrorKind::ModelConfig,
+                file,
+            }) => {
+                let i = file
+                    .and_then(|f| names.iter().position(|n| *n == f))
+                    .unwrap_or(0);
+                return bufs.get(i).map_or_else(
+                    || ReaderReply::Browser("config.json not found".into()),
+                    |b| ReaderReply::Config(String::from_utf8_lossy(b).into_owned()),
+                );
+            }
             other => return ReaderReply::of(other),
         };
         let (Some(file), Some(buf), Some(&size)) =
