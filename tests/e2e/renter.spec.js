@@ -110,3 +110,15 @@ test("one KV cache control: a link's vLLM fp8 flag shows in the KV select and th
   await expect(page.locator('#kv_cache_dtype')).toHaveCount(0);
   await expect(page.getByTestId('script')).toContainText('--kv-cache-dtype fp8');
 });
+
+test('vLLM --kv-cache-memory sets the pool, the command carries it, a bad size is named and kept', async ({ page }) => {
+  const engine = encodeURIComponent(JSON.stringify({ vllm: {} }));
+  await page.goto(`./?lang=en&gpu=rtx-4090&ctx=8192&seqs=4&engine=${engine}`);
+  await page.getByTestId('kv_cache_memory').fill('4');
+  await expect(page.getByTestId('kv-gib')).toContainText('4.00');
+  await expect(page.getByTestId('script')).toContainText('--kv-cache-memory 4294967296');
+  await expect.poll(() => decodeURIComponent(page.url())).toContain('"kv_cache_memory_bytes":4294967296');
+  await page.getByTestId('kv_cache_memory').fill('-3');
+  await expect(page.getByTestId('err-kv_cache_memory')).not.toBeEmpty();
+  await expect(page.getByTestId('kv_cache_memory')).toHaveValue('-3');
+});

@@ -36,7 +36,7 @@ pub fn to_gb(bytes: u64) -> f64 {
 
 /// A GiB figure typed by a person (e.g. a card's memory) as whole bytes, rounded to the nearest
 /// byte. `None` for values that are not finite, not positive, or beyond 1 PiB.
-pub(crate) fn gib_to_bytes(gib: f64) -> Option<u64> {
+pub fn gib_to_bytes(gib: f64) -> Option<u64> {
     if gib.is_finite() && gib > 0.0 && gib <= 1_048_576.0 {
         Some((gib * GIB as f64).round() as u64)
     } else {

@@ -187,7 +187,14 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
         setup.fits(base.context_tokens, per_replica(s))
     })
     .map(per_replica);
-    let utilization = utilization_range(plan, headroom);
+    // A fraction vLLM ignores (`--kv-cache-memory` set) has no range worth showing.
+    let explicit_pool = matches!(
+        base.engine,
+        Some(Engine::Vllm(v)) if v.kv_cache_memory_bytes.is_some()
+    );
+    let utilization = (!explicit_pool)
+        .then(|| utilization_range(plan, headroom))
+        .flatten();
     Limits {
         max_context_tokens,
         max_sequences,

@@ -183,6 +183,8 @@ pub fn engine_leaving_headroom(engine: &Engine, plan: &Plan, tp: u64) -> Option<
 /// SGLang `mem_fraction_static` or its default for the card); `None` for engines without one.
 pub fn claimed_fraction(engine: &Engine, capacity: u64, tp: u64) -> Option<f64> {
     match engine {
+        // With `--kv-cache-memory` the fraction is ignored: nothing to set.
+        Engine::Vllm(v) if v.kv_cache_memory_bytes.is_some() => None,
         Engine::Vllm(v) => Some(v.gpu_memory_utilization),
         Engine::Sglang(s) => Some(
             s.mem_fraction_static
@@ -298,7 +300,17 @@ impl Plan {
         };
         let eb = job.gpu_budget(&card);
         let per_gpu_bytes = crate::budget::total(&eb.components);
-        let usable_bytes = match eb.report.and_then(|k| k.budget_bytes) {
+        // An engine told its KV bytes (`--kv-cache-memory`) does not size its own pool: the
+        // card's headroom applies to it as to any engine.
+        let sizes_own_pool = !matches!(
+            base.engine,
+            Some(Engine::Vllm(v)) if v.kv_cache_memory_bytes.is_some()
+        );
+        let usable_bytes = match eb
+            .report
+            .and_then(|k| k.budget_bytes)
+            .filter(|_| sizes_own_pool)
+        {
             Some(budget) => pool_usable_bytes(
                 card.capacity_bytes,
                 per_gpu_bytes.saturating_sub(budget),

@@ -385,3 +385,27 @@ fn a_pasted_configs_ignored_tables_are_not_copied() {
         assert!(!text.contains("id2label"), "{:?}", f.change);
     }
 }
+
+/// vLLM's `--kv-cache-memory` (issue 31): the pool is exactly the bytes asked, the fraction is
+/// ignored, the card's headroom applies as for any engine, and no fix sets a fraction.
+#[test]
+fn vllm_kv_cache_memory_sets_the_pool() {
+    let on = |bytes: u64| {
+        let s: Scenario = serde_json::from_str(&format!(r#"{{"model":{{"catalog":"llama-3.1-8b-instruct"}},"workload":{{"inference":{{"context_tokens":8192,"sequences":4}}}},"hardware":{{"gpu":"rtx-4090"}},"engine":{{"vllm":{{"kv_cache_memory_bytes":{bytes}}}}}}}"#)).expect("json");
+        estimate(&s).expect("valid")
+    };
+    let e = on(4 << 30);
+    assert_eq!(e.kv_cache_bytes, Some(4 << 30));
+    assert_eq!(e.kv_cache_tokens, Some(32_768));
+    assert_eq!(e.verdict, Verdict::Fits);
+    let plan = e.plan.expect("plan");
+    // The card's headroom (10 %), not only the memory outside a self-sized pool.
+    assert!(plan.usable_bytes as f64 <= plan.card.capacity_bytes as f64 * 0.9 + 1.0);
+    let big = on(40 << 30);
+    assert_eq!(big.verdict, Verdict::DoesNotFit);
+    assert!(!big
+        .fixes
+        .iter()
+        .any(|f| matches!(f.change, vramfit_core::Change::EngineFraction { .. })));
+    assert!(big.limits.and_then(|l| l.utilization).is_none());
+}

@@ -20,7 +20,8 @@ pub struct EngineForm {
     pub max_num_seqs: RwSignal<String>,
     /// vLLM `max_num_batched_tokens` ("" = default).
     pub batched: RwSignal<String>,
-    /// vLLM / SGLang KV cache dtype (`auto`, `fp8`).
+    /// vLLM `--kv-cache-memory`, GiB ("" = sized by `gpu_memory_utilization`).
+    pub kv_memory: RwSignal<String>,
     /// vLLM engine generation.
     pub version: RwSignal<String>,
     /// vLLM `--enforce-eager`.
@@ -84,6 +85,11 @@ impl EngineForm {
         EngineForm {
             engine: RwSignal::new(name.into()),
             util: RwSignal::new(shortest(v.gpu_memory_utilization)),
+            kv_memory: RwSignal::new(
+                v.kv_cache_memory_bytes
+                    .map(|b| shortest(vramfit_core::bytes::to_gib(b)))
+                    .unwrap_or_default(),
+            ),
             max_num_seqs: RwSignal::new(opt(v.max_num_seqs)),
             batched: RwSignal::new(opt(v.max_num_batched_tokens)),
             version: RwSignal::new(version_id(v.version).into()),
@@ -124,8 +130,23 @@ impl EngineForm {
                         Vllm::default().gpu_memory_utilization
                     }
                 };
+                let text = self.kv_memory.get();
+                let kv_cache_memory_bytes = if text.trim().is_empty() {
+                    None
+                } else {
+                    match parse_decimal(&text) {
+                        // A size no GPU has (zero, negative, absurd) reaches the core's range check,
+                        // which names the field; nothing wraps.
+                        Ok(gib) => Some(vramfit_core::bytes::gib_to_bytes(gib).unwrap_or(0)),
+                        Err(p) => {
+                            problems.push((Input::Engine("kv_cache_memory_bytes"), p));
+                            None
+                        }
+                    }
+                };
                 Some(Engine::Vllm(Vllm {
                     gpu_memory_utilization: util,
+                    kv_cache_memory_bytes,
                     max_num_seqs,
                     max_num_batched_tokens,
                     // The KV cache format has one control, the formats' KV select (the scenario's

@@ -38,7 +38,11 @@ pub fn EngineInputs(
                     <NumberField id="max_num_batched_tokens" label=t(l, Key::VllmBatched) value=form.batched error=err("max_num_batched_tokens") />
                     <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=vec![("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
                 </div>
-                <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
+                <div class="row">
+                    // vLLM's own flag name: it replaces the fraction when set.
+                    <NumberField id="kv_cache_memory" label="--kv-cache-memory (GiB)" value=form.kv_memory error=err("kv_cache_memory_bytes") decimal=true />
+                    <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
+                </div>
             </Show>
             <Show when=is("sglang")>
                 <div class="row">

@@ -154,6 +154,15 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
                     check(n, x, min, max);
                 }
             }
+            if let Some(b) = v.kv_cache_memory_bytes {
+                // 1 MiB to 16 TiB: past any card, short of a u64 overflow in the sums.
+                check(
+                    "kv_cache_memory_bytes",
+                    b as f64,
+                    (1u64 << 20) as f64,
+                    (1u64 << 44) as f64,
+                );
+            }
             if !matches!(
                 v.kv_cache_dtype.as_deref(),
                 None | Some("auto" | "fp8" | "fp8_e4m3" | "fp8_e5m2")

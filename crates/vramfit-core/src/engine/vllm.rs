@@ -144,6 +144,12 @@ pub struct Vllm {
     /// the checkpoint's for Qwen3.5 / Nemotron-H), `float32`, `float16`, `bfloat16`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mamba_ssm_cache_dtype: Option<String>,
+    /// `--kv-cache-memory` (vLLM PR #21489): the KV cache's bytes per GPU, set directly. vLLM then
+    /// ignores `gpu_memory_utilization` (`gpu_worker.py::determine_available_memory` runs the
+    /// profile and returns these bytes), so the engine no longer sizes its own pool and the
+    /// card's headroom applies as for any engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache_memory_bytes: Option<u64>,
 }
 
 fn default_util() -> f64 {
@@ -165,6 +171,7 @@ impl Default for Vllm {
             max_loras: None,
             mamba_cache_dtype: None,
             mamba_ssm_cache_dtype: None,
+            kv_cache_memory_bytes: None,
         }
     }
 }
@@ -491,7 +498,6 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     } else {
         0
     };
-    let budget = fraction_of(card.capacity_bytes, v.gpu_memory_utilization);
     let used_before_kv = sum([
         weights,
         lora,
@@ -515,6 +521,12 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         ),
     };
     let used_before_kv = add(used_before_kv, v0_states);
+    // What the engine claims: its fraction of the card, or with `--kv-cache-memory` what the
+    // profile run measured plus exactly the bytes asked for the pool.
+    let budget = match v.kv_cache_memory_bytes {
+        Some(b) => add(used_before_kv, b),
+        None => fraction_of(card.capacity_bytes, v.gpu_memory_utilization),
+    };
     let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
     let mut kv_bytes = budget.saturating_sub(used_before_kv);
     // Sliding-window layers cost at most `window` tokens per request: spread over max_model_len.

@@ -72,11 +72,18 @@ pub fn vllm_command(s: &Scenario) -> String {
             }),
         _ => (v.gpu_memory_utilization, gpus(s)),
     };
+    // `--kv-cache-memory` replaces the fraction (vLLM ignores it then).
+    let pool = match v.kv_cache_memory_bytes {
+        Some(b) => format!("--kv-cache-memory {b}"),
+        None => format!(
+            "--gpu-memory-utilization {}",
+            crate::num::shortest(fraction)
+        ),
+    };
     let mut cmd = format!(
-        "{note}{rope}vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {} \\\n  --tensor-parallel-size {}",
+        "{note}{rope}vllm serve {repo} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  {pool} \\\n  --tensor-parallel-size {}",
         v.max_model_len.unwrap_or(context),
         v.max_num_seqs.unwrap_or(sequences.max(1)),
-        crate::num::shortest(fraction),
         v.tensor_parallel_size.unwrap_or(tp),
     );
     if let Some(q) = quantization {

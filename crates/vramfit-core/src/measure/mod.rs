@@ -478,6 +478,10 @@ mod tests {
             )),
             "{v}"
         );
+        let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"inference":{"context_tokens":8192,"sequences":1}},"hardware":{"gpu":"l4"},"engine":{"vllm":{"kv_cache_memory_bytes":4294967296}}}"#).expect("json");
+        let v = vllm_command(&s);
+        assert!(v.contains("--kv-cache-memory 4294967296"), "{v}");
+        assert!(!v.contains("--gpu-memory-utilization"), "{v}");
         let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.3-70b-instruct"},"weights":"awq-int4-g128","workload":{"inference":{"context_tokens":8192,"sequences":1}},"engine":{"vllm":{}}}"#).expect("json");
         let v = vllm_command(&s);
         assert!(
