@@ -202,12 +202,7 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
     // One KV cache format for the whole answer: an engine's own flag (vLLM / SGLang
     // `--kv-cache-dtype fp8`) is the cache the model line, the per-token figure and the fixes
     // speak of, as the engine's budget already does.
-    let engine_fp8 = match scenario.engine.as_ref() {
-        Some(Engine::Vllm(v)) => v.kv_cache_dtype.as_deref(),
-        Some(Engine::Sglang(s)) => s.kv_cache_dtype.as_deref(),
-        _ => None,
-    }
-    .is_some_and(|d| d.starts_with("fp8"));
+    let engine_fp8 = scenario.engine.as_ref().is_some_and(Engine::asks_fp8_kv);
     let kv_format = if engine_fp8 {
         KvCacheFormat::Fp8
     } else {

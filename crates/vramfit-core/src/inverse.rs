@@ -188,10 +188,7 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
     })
     .map(per_replica);
     // A fraction vLLM ignores (`--kv-cache-memory` set) has no range worth showing.
-    let explicit_pool = matches!(
-        base.engine,
-        Some(Engine::Vllm(v)) if v.kv_cache_memory_bytes.is_some()
-    );
+    let explicit_pool = base.engine.is_some_and(Engine::kv_pool_is_set);
     let utilization = (!explicit_pool)
         .then(|| utilization_range(plan, headroom))
         .flatten();

@@ -184,7 +184,7 @@ pub fn engine_leaving_headroom(engine: &Engine, plan: &Plan, tp: u64) -> Option<
 pub fn claimed_fraction(engine: &Engine, capacity: u64, tp: u64) -> Option<f64> {
     match engine {
         // With `--kv-cache-memory` the fraction is ignored: nothing to set.
-        Engine::Vllm(v) if v.kv_cache_memory_bytes.is_some() => None,
+        e if e.kv_pool_is_set() => None,
         Engine::Vllm(v) => Some(v.gpu_memory_utilization),
         Engine::Sglang(s) => Some(
             s.mem_fraction_static
@@ -302,10 +302,7 @@ impl Plan {
         let per_gpu_bytes = crate::budget::total(&eb.components);
         // An engine told its KV bytes (`--kv-cache-memory`) does not size its own pool: the
         // card's headroom applies to it as to any engine.
-        let sizes_own_pool = !matches!(
-            base.engine,
-            Some(Engine::Vllm(v)) if v.kv_cache_memory_bytes.is_some()
-        );
+        let sizes_own_pool = !base.engine.is_some_and(Engine::kv_pool_is_set);
         let usable_bytes = match eb
             .report
             .and_then(|k| k.budget_bytes)

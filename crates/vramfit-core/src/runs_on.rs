@@ -54,7 +54,7 @@ pub fn runs_on(
     count: u32,
     engine: Option<EngineKind>,
 ) -> Result<Vec<RunsOn>, ScenarioError> {
-    let engine_value = engine.map(default_engine);
+    let engine_value = engine.map(Engine::default_of);
     let mut out = Vec::new();
     for m in catalog::models() {
         for w in formats(engine) {
@@ -100,10 +100,4 @@ pub fn runs_on(
         }
     }
     Ok(out)
-}
-
-/// An engine of `kind` at its defaults.
-fn default_engine(kind: EngineKind) -> Engine {
-    let json = format!("{{\"{}\":{{}}}}", kind.id());
-    serde_json::from_str(&json).unwrap_or(Engine::Transformers(Default::default()))
 }

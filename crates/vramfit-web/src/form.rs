@@ -128,7 +128,12 @@ impl Form {
             kv: RwSignal::new(
                 s.kv_cache
                     .map(|p| p.id().to_string())
-                    .or_else(|| engine_fp8_kv(s.engine.as_ref()).then(|| "fp8".to_string()))
+                    .or_else(|| {
+                        s.engine
+                            .as_ref()
+                            .is_some_and(vramfit_core::Engine::asks_fp8_kv)
+                            .then(|| "fp8".to_string())
+                    })
                     .unwrap_or_default(),
             ),
             context: RwSignal::new(inf.context_tokens.to_string()),
@@ -310,16 +315,6 @@ impl Form {
             Err(problems)
         }
     }
-}
-
-/// Whether an engine's own flag asks for an fp8 KV cache.
-fn engine_fp8_kv(e: Option<&vramfit_core::Engine>) -> bool {
-    match e {
-        Some(vramfit_core::Engine::Vllm(v)) => v.kv_cache_dtype.as_deref(),
-        Some(vramfit_core::Engine::Sglang(s)) => s.kv_cache_dtype.as_deref(),
-        _ => None,
-    }
-    .is_some_and(|d| d.starts_with("fp8"))
 }
 
 fn input_of(field: Field) -> Option<Input> {

@@ -100,6 +100,33 @@ impl Engine {
         }
     }
 
+    /// The engine of `kind` at its own defaults.
+    pub fn default_of(kind: EngineKind) -> Engine {
+        match kind {
+            EngineKind::Vllm => Engine::Vllm(vllm::Vllm::default()),
+            EngineKind::Sglang => Engine::Sglang(sglang::Sglang::default()),
+            EngineKind::LlamaCpp => Engine::LlamaCpp(llama_cpp::LlamaCpp::default()),
+            EngineKind::Transformers => Engine::Transformers(transformers::Transformers::default()),
+        }
+    }
+
+    /// Whether the engine's own flag asks for an fp8 KV cache (vLLM / SGLang
+    /// `--kv-cache-dtype fp8…`).
+    pub fn asks_fp8_kv(&self) -> bool {
+        match self {
+            Engine::Vllm(v) => v.kv_cache_dtype.as_deref(),
+            Engine::Sglang(s) => s.kv_cache_dtype.as_deref(),
+            Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+        }
+        .is_some_and(|d| d.starts_with("fp8"))
+    }
+
+    /// Whether the KV pool's bytes are set directly (vLLM `--kv-cache-memory`): the engine then
+    /// claims no fraction and does not size its own pool.
+    pub fn kv_pool_is_set(&self) -> bool {
+        matches!(self, Engine::Vllm(v) if v.kv_cache_memory_bytes.is_some())
+    }
+
     /// The tensor-parallel size the engine is set to use, if it says.
     pub fn tensor_parallel(&self) -> Option<u32> {
         match self {

@@ -100,7 +100,7 @@ pub fn vllm_command(s: &Scenario) -> String {
     if let Some(t) = v.max_num_batched_tokens {
         cmd.push_str(&format!(" \\\n  --max-num-batched-tokens {t}"));
     }
-    let fp8_kv = matches!(v.kv_cache_dtype.as_deref(), Some(d) if d.starts_with("fp8"))
+    let fp8_kv = s.engine.as_ref().is_some_and(Engine::asks_fp8_kv)
         || s.kv_cache == Some(crate::kv_format::KvCacheFormat::Fp8);
     if fp8_kv {
         cmd.push_str(" \\\n  --kv-cache-dtype fp8");
