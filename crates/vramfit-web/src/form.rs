@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use std::collections::BTreeMap;
 use vramfit_core::catalog::Availability;
 use vramfit_core::hf_config::ConfigError;
-use vramfit_core::limits::{Field, SCENARIO_VERSION};
+use vramfit_core::limits::{Field, RangeError, SCENARIO_VERSION};
 use vramfit_core::{
     resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelSource, RecommendBy,
     Scenario, ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
@@ -305,7 +305,7 @@ impl Form {
         for (field, err) in scenario.validate() {
             if let Some(input) = input_of(field) {
                 if !problems.iter().any(|(i, _)| *i == input) {
-                    problems.push((input, Problem::Range(err)));
+                    problems.push((input, Problem::Range(in_field_unit(field, err))));
                 }
             }
         }
@@ -314,6 +314,24 @@ impl Form {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// A range error in the unit its field is typed in: `--kv-cache-memory` is typed in GiB, while
+/// the scenario (and its range check) counts bytes.
+fn in_field_unit(field: Field, err: RangeError) -> RangeError {
+    if field != Field::Engine("kv_cache_memory_bytes") {
+        return err;
+    }
+    let gib = |b: f64| vramfit_core::bytes::to_gib(b as u64);
+    match err {
+        RangeError::TooSmall { min } => RangeError::TooSmall { min: gib(min) },
+        RangeError::TooLarge { max } => RangeError::TooLarge { max: gib(max) },
+        RangeError::Between { min, max } => RangeError::Between {
+            min: gib(min),
+            max: gib(max),
+        },
+        other => other,
     }
 }
 
