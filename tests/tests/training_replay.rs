@@ -15,7 +15,13 @@
 //! the replay's; the total is at most [`UNDER`] % under the replay and within [`BOTH`] % of it on
 //! every row not in [`EXCLUDED`]. An excluded row names its [`Mechanism`] (what the closed form does
 //! not model: mostly the caching allocator's cached segments beside the peak), its replay must
-//! show that mechanism's evidence, and it must still miss: a stale exclusion fails. The replay's
+//! show that mechanism's evidence, and it must land in its window: still a miss (a stale exclusion
+//! fails), and by no more than what it misses by now plus a margin. The allocated peak is at most
+//! [`ALLOCATED_OVER`] % over the replay's, or the named row's own ceiling in
+//! [`ALLOCATED_OVER_ROWS`]. The calibration rows are held tighter: the closed form within
+//! [`BERT_BOTH`] / [`TORCHTUNE_BOTH`] % of the replay, and the replay within [`BERT_MEASURED`] /
+//! [`TORCHTUNE_MEASURED`] % of the measurement. Every window and bound is what the row (or the
+//! worst row of the group) achieves plus max(1 point, 30 % of it). The replay's
 //! reserve on the sweep's large-vocabulary decoders is not itself measured (the torchtune rows
 //! report torch's peak allocated); the BERT rows measure it (device memory) and agree.
 
@@ -33,6 +39,31 @@ const BOTH: f64 = 10.0;
 /// The closed form's allocated peak (its components less the allocator reserve and what lies
 /// outside the allocator) may lie at most this far under the replay's, on every row (%).
 const ALLOCATED_UNDER: f64 = 6.0;
+
+/// … and at most this far over it, on every row not in [`ALLOCATED_OVER_ROWS`] (%).
+const ALLOCATED_OVER: f64 = 9.1;
+
+/// Rows whose allocated peak lies further over the replay's, each with its ceiling (%): the
+/// closed form's phase sums count together tensors the replay never holds at once (the
+/// backward's logits and gradients, the recomputed layer's activations; S21: ZeRO-3's gathered
+/// temporaries).
+const ALLOCATED_OVER_ROWS: &[(&str, f64)] = &[
+    ("S03", 13.3),
+    ("S05", 19.9),
+    ("S10", 26.9),
+    ("S14", 19.6),
+    ("S21", 13.8),
+];
+
+/// The calibration rows against the replay: the closed form within this of it (%), BERT and
+/// torchtune (T03 is excluded, with its window).
+const BERT_BOTH: f64 = 2.7;
+const TORCHTUNE_BOTH: f64 = 4.4;
+
+/// The replay within this of the measurement (%): BERT's device memory, torchtune's peak
+/// allocated.
+const BERT_MEASURED: f64 = 2.2;
+const TORCHTUNE_MEASURED: f64 = 8.0;
 
 /// Why a row misses the bound: a mechanism of the caching allocator (or of the closed form's phase
 /// sums) that the closed form does not model. Each is checked on the row's replay (its evidence
@@ -68,15 +99,17 @@ enum Mechanism {
     LossSegmentShared,
 }
 
-/// Rows kept out of the total's bound, with their mechanism.
-const EXCLUDED: &[(&str, Mechanism)] = &[
-    ("T03", Mechanism::MlpHoles),
-    ("S05", Mechanism::PhaseSum),
-    ("S06", Mechanism::MlpHoles),
-    ("S08", Mechanism::LossSegments),
-    ("S10", Mechanism::LaterStep),
-    ("S11", Mechanism::LossSegmentShared),
-    ("S26", Mechanism::MlpHoles),
+/// Rows kept out of the total's bound, with their mechanism and the window (signed %, both ends
+/// included) the total's error must land in: outside −[`UNDER`] … +[`BOTH`] (still a miss), and
+/// within what it misses by now widened by max(1 point, 30 %).
+const EXCLUDED: &[(&str, Mechanism, (f64, f64))] = &[
+    ("T03", Mechanism::MlpHoles, (-7.8, -5.0)),
+    ("S05", Mechanism::PhaseSum, (10.0, 15.9)),
+    ("S06", Mechanism::MlpHoles, (-7.2, -5.0)),
+    ("S08", Mechanism::LossSegments, (-18.9, -10.1)),
+    ("S10", Mechanism::LaterStep, (-11.9, -6.4)),
+    ("S11", Mechanism::LossSegmentShared, (10.0, 14.1)),
+    ("S26", Mechanism::MlpHoles, (-7.3, -5.0)),
 ];
 
 /// The sweep: (id, model, card, GPUs, `train` workload).
@@ -480,6 +513,7 @@ fn closed_form_against_the_allocator_replay() {
     let cases = data["cases"].as_array().expect("cases");
     let mut rows = Vec::new();
     let mut measured_rows = Vec::new();
+    let mut measured_failures = Vec::new();
     let mut bert = Value::Null;
     for case in cases {
         let id = case["id"].as_str().unwrap_or("?");
@@ -503,14 +537,24 @@ fn closed_form_against_the_allocator_replay() {
         } else {
             row.closed
         } / unit;
+        let replay_err = (replay - measured) / measured * 100.0;
+        let bound = if allocated_only {
+            TORCHTUNE_MEASURED
+        } else {
+            BERT_MEASURED
+        };
+        if !vramfit_tests::within(replay_err, bound) {
+            measured_failures.push(format!(
+                "{id}: replay {replay_err:+.2} % of the measurement (±{bound} %)"
+            ));
+        }
         measured_rows.push(format!(
-            "| {id} | {measured:.1} {} | {replay:.1} | {:+.1} % | {closed:.1} | {:+.1} % |",
+            "| {id} | {measured:.1} {} | {replay:.1} | {replay_err:+.1} % | {closed:.1} | {:+.1} % |",
             if allocated_only {
                 "GiB (allocated)"
             } else {
                 "MiB (device)"
             },
-            (replay - measured) / measured * 100.0,
             (closed - measured) / measured * 100.0,
         ));
         rows.push(row);
@@ -538,12 +582,13 @@ fn closed_form_against_the_allocator_replay() {
 
     println!("| row | path | setting | closed form GiB | replay GiB (reserved + outside) | error | closed allocated GiB | replay allocated GiB | allocated Δ by part GiB | reserve GiB closed / replay | of it after the allocated peak GiB | largest free at the allocated peak MiB | phase closed / replay | steps | released GiB |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    let mut failures = Vec::new();
+    let mut failures = measured_failures;
     for r in &rows {
         let err = r.error();
-        let outside = err < -UNDER || !vramfit_tests::within(err, BOTH);
-        let mark = match EXCLUDED.iter().find(|(id, _)| *id == r.id) {
-            Some(&(_, m)) => {
+        // NaN is outside every bound and in no window.
+        let outside = !(err >= -UNDER && err <= BOTH);
+        let mark = match EXCLUDED.iter().find(|(id, _, _)| *id == r.id) {
+            Some(&(_, m, (lo, hi))) => {
                 if !r.shows(m) {
                     failures.push(format!(
                         "{}: excluded as {m:?}, which its replay does not show",
@@ -552,23 +597,46 @@ fn closed_form_against_the_allocator_replay() {
                 }
                 if !outside {
                     failures.push(format!(
-                        "{}: excluded as {m:?} but within the bound ({err:+.1} %)",
+                        "{}: excluded as {m:?} but within the bound ({err:+.2} %)",
+                        r.id
+                    ));
+                }
+                if !(lo <= err && err <= hi) {
+                    failures.push(format!(
+                        "{}: excluded as {m:?}, {err:+.2} %, outside its window {lo:+} … {hi:+} %",
                         r.id
                     ));
                 }
                 format!(" (excluded: {m:?})")
             }
             None if outside => {
-                failures.push(format!("{}: {err:+.1} %", r.id));
+                failures.push(format!("{}: {err:+.2} %", r.id));
                 " **outside**".to_string()
             }
-            None => String::new(),
+            None => {
+                // The calibration rows, held tighter than the sweep.
+                let group = match r.id.as_bytes().first() {
+                    Some(b'B') => Some(BERT_BOTH),
+                    Some(b'T') => Some(TORCHTUNE_BOTH),
+                    _ => None,
+                };
+                if let Some(bound) = group.filter(|&b| !vramfit_tests::within(err, b)) {
+                    failures.push(format!("{}: {err:+.2} % (±{bound} %)", r.id));
+                    " **outside**".to_string()
+                } else {
+                    String::new()
+                }
+            }
         };
-        if r.allocated_error() < -ALLOCATED_UNDER {
+        let allocated = r.allocated_error();
+        let over = ALLOCATED_OVER_ROWS
+            .iter()
+            .find(|(id, _)| *id == r.id)
+            .map_or(ALLOCATED_OVER, |&(_, b)| b);
+        if !(allocated >= -ALLOCATED_UNDER && allocated <= over) {
             failures.push(format!(
-                "{}: allocated peak {:+.1} % under the replay's",
+                "{}: allocated peak {allocated:+.2} % of the replay's, outside −{ALLOCATED_UNDER} … +{over} %",
                 r.id,
-                r.allocated_error()
             ));
         }
         let (rc, rr) = r.reserves();
@@ -596,7 +664,7 @@ fn closed_form_against_the_allocator_replay() {
         );
     }
     println!();
-    let excluded = |r: &&Row| EXCLUDED.iter().any(|(id, _)| *id == r.id);
+    let excluded = |r: &&Row| EXCLUDED.iter().any(|(id, _, _)| *id == r.id);
     for path in ["full", "LoRA", "QLoRA", "all"] {
         let of_path: Vec<&Row> = rows
             .iter()
@@ -630,9 +698,17 @@ fn closed_form_against_the_allocator_replay() {
     for m in &measured_rows {
         println!("{m}");
     }
+    // A named row that is not in the table would hold nothing.
+    for id in EXCLUDED
+        .iter()
+        .map(|e| e.0)
+        .chain(ALLOCATED_OVER_ROWS.iter().map(|e| e.0))
+    {
+        assert!(rows.iter().any(|r| r.id == id), "{id}: no such row");
+    }
     assert!(
         failures.is_empty(),
-        "closed form outside −{UNDER} % / ±{BOTH} % of the replay:\n{}",
+        "outside the bounds against the replay:\n{}",
         failures.join("\n")
     );
 }
