@@ -37,6 +37,12 @@ fn bound(pipeline: &str, quantity: &str) -> f64 {
     }
 }
 
+/// Traced figures in `tests/traces/diffusion/`, all compared: 52 weight parts; 225 resident
+/// weights (75 offload modes × 3 phases) less the 6 of Wan2.1's diffusers model offload, which
+/// the core runs as the official code; 82 text encodings, 263 denoiser steps and 250 VAE
+/// decodes; the fp8 (3 parts, 9 steps) and NF4 (1 part, 3 steps) denoisers.
+const TRACED_POINTS: usize = 882;
+
 fn gen(pipeline: &str, width: u32, height: u32, frames: u32) -> Generation {
     Generation {
         pipeline: pipeline.into(),
@@ -77,6 +83,13 @@ fn num(v: &Value, k: &str) -> u64 {
     v.get(k).and_then(Value::as_u64).unwrap_or(0)
 }
 
+/// A traced figure the comparison needs: a missing one fails instead of reading as 0.
+fn need(v: &Value, k: &str) -> u64 {
+    v.get(k)
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| panic!("traced {k} missing in {v}"))
+}
+
 fn flag(v: &Value, k: &str) -> bool {
     v.get(k).and_then(Value::as_bool).unwrap_or(false)
 }
@@ -109,6 +122,7 @@ fn diffusion_traces() {
     ];
     let mut failures = Vec::new();
     let mut sources = Vec::new();
+    let mut compared = 0;
     for path in files {
         let text = std::fs::read_to_string(&path).expect("trace");
         let t: Value = serde_json::from_str(&text).expect("trace json");
@@ -118,17 +132,26 @@ fn diffusion_traces() {
             .is_some_and(|a| a.iter().any(|r| num(r, "frames") > 1));
         let mut q: BTreeMap<&str, Vec<(String, f64)>> = BTreeMap::new();
 
-        // Weights per part.
+        // Weights per part: the trace's parts are the core's, each compared.
         let g = base(&id, video);
-        let parts = part_bytes(&g).unwrap_or_default();
-        for (part, w) in t["weights"].as_object().into_iter().flatten() {
-            let traced = num(w, "param_bytes") + num(w, "buffer_bytes");
+        let parts = part_bytes(&g).unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        let traced_parts = t["weights"].as_object().expect("weights");
+        for (part, w) in traced_parts {
+            let traced = need(w, "param_bytes") + need(w, "buffer_bytes");
+            // Counted below: a part the core does not have fails the count.
             if let Some((_, core)) = parts.iter().find(|(p, _)| p == part) {
                 q.entry("weights per part")
                     .or_default()
                     .push((part.clone(), err(*core, traced)));
             }
         }
+        let paired = q.get("weights per part").map_or(0, Vec::len);
+        assert!(
+            paired == traced_parts.len() && paired == parts.len(),
+            "{id}: {paired} parts paired; traced {:?}, core {:?}",
+            traced_parts.keys().collect::<Vec<_>>(),
+            parts.iter().map(|(p, _)| p).collect::<Vec<_>>()
+        );
         // Resident weights per offload mode and phase.
         for (cfg_key, modes) in t["residency"].as_object().into_iter().flatten() {
             for (mode, offload) in [
@@ -147,7 +170,7 @@ fn diffusion_traces() {
                 };
                 let s = sets(&g);
                 for (i, phase) in ["text", "denoise", "decode"].iter().enumerate() {
-                    let traced = num(&modes[mode], phase);
+                    let traced = need(&modes[mode], phase);
                     q.entry("resident weights").or_default().push((
                         format!("{cfg_key} {mode} {phase}"),
                         err(s[i].weights(), traced),
@@ -171,7 +194,7 @@ fn diffusion_traces() {
             let core = sets(&g)[0].tensors;
             q.entry("text encoding")
                 .or_default()
-                .push((format!("{r}"), err(core, num(r, "peak"))));
+                .push((format!("{r}"), err(core, need(r, "peak"))));
         }
         for (key, i, name) in [("denoise", 1, "denoiser step"), ("decode", 2, "VAE decode")] {
             for r in t[key].as_array().into_iter().flatten() {
@@ -188,7 +211,7 @@ fn diffusion_traces() {
                 let core = sets(&g)[i].tensors;
                 q.entry(name)
                     .or_default()
-                    .push((format!("{r}"), err(core, num(r, "peak"))));
+                    .push((format!("{r}"), err(core, need(r, "peak"))));
             }
         }
         // The denoiser stored fp8 by diffusers' layerwise casting, or NF4 (bitsandbytes'
@@ -214,12 +237,14 @@ fn diffusion_traces() {
                 ..b
             };
             let part = lc["part"].as_str().unwrap_or_default();
-            let parts = part_bytes(&with(base(&id, video))).unwrap_or_default();
-            if let Some((_, core)) = parts.iter().find(|(p, _)| *p == part) {
-                q.entry(weights_q)
-                    .or_default()
-                    .push((part.to_string(), err(*core, num(lc, "bytes"))));
-            }
+            let parts =
+                part_bytes(&with(base(&id, video))).unwrap_or_else(|e| panic!("{id}: {e:?}"));
+            let Some((_, core)) = parts.iter().find(|(p, _)| *p == part) else {
+                panic!("{id} {key}: the core has no part {part:?}");
+            };
+            q.entry(weights_q)
+                .or_default()
+                .push((part.to_string(), err(*core, need(lc, "bytes"))));
             for r in lc["denoise"].as_array().into_iter().flatten() {
                 let g = with(Generation {
                     width: num(r, "width") as u32,
@@ -230,10 +255,11 @@ fn diffusion_traces() {
                 });
                 q.entry(step_q)
                     .or_default()
-                    .push((format!("{r}"), err(sets(&g)[1].tensors, num(r, "peak"))));
+                    .push((format!("{r}"), err(sets(&g)[1].tensors, need(r, "peak"))));
             }
         }
         for (quantity, mut errs) in q {
+            compared += errs.len();
             errs.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()));
             if std::env::var("TRACE_DETAIL").is_ok() {
                 for (at, e) in &errs {
@@ -261,6 +287,9 @@ fn diffusion_traces() {
             v["transformers"].as_str().unwrap_or_default()
         ));
     }
+    // Every traced figure is compared: a file that loses a point, a part or a residency mode
+    // fails here instead of dropping out of the report.
+    assert_eq!(compared, TRACED_POINTS, "traced figures compared");
     rows.push(String::new());
     rows.push("Traced configs:".to_string());
     rows.extend(sources);

@@ -18,6 +18,9 @@ use vramfit_tests::{repo_root, sync_accuracy_section};
 
 const GOAL: f64 = 3.0;
 
+/// Points in `tests/traces/llama_cpp/` (8 families × 246), all compared.
+const TRACED_POINTS: usize = 1968;
+
 /// The log prints MiB with two decimals: a replayed size rounds to the same figure.
 const EXACT_MIB: f64 = 0.005 + 1e-9;
 
@@ -106,7 +109,9 @@ fn compute_buffer_matches_llama_cpp_traces() {
         let model = &doc["model"];
         let mut errs = Vec::new();
         let mut exact = 0;
-        for p in doc["points"].as_array().expect("points") {
+        let points = doc["points"].as_array().expect("points");
+        for p in points {
+            // Counted below: a point without its logged size fails the count.
             let Some(traced) = p["buffers_mib"]["CPU compute"].as_f64() else {
                 continue;
             };
@@ -136,6 +141,12 @@ fn compute_buffer_matches_llama_cpp_traces() {
                 ));
             }
         }
+        // Every traced point logged its compute buffer: each one is compared.
+        assert_eq!(
+            errs.len(),
+            points.len(),
+            "{family}: points compared of the file's"
+        );
         let mut sorted = errs.clone();
         sorted.sort_by(f64::total_cmp);
         summary.push(format!(
@@ -148,6 +159,9 @@ fn compute_buffer_matches_llama_cpp_traces() {
         all.extend(errs);
         all_exact += exact;
     }
+    // The traced set: 8 families × 246 points (`tools/llama-trace`'s grid); a file that loses
+    // points, or a family that loses its file, fails here.
+    assert_eq!(all.len(), TRACED_POINTS, "points compared");
     all.sort_by(f64::total_cmp);
     summary.push(format!(
         "| all | {} | {:.1} % | {:.1} % | {} | {all_exact} |",

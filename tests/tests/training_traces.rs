@@ -156,6 +156,7 @@ fn training_traces() {
             .to_string(),
     );
     rows.push("|---|---:|---:|---:|---:|".to_string());
+    let mut paired = 0;
     for p4 in points.iter().filter(|p| p["layers"] == 4) {
         let Some(p2) = points.iter().find(|q| {
             q["layers"] == 2
@@ -171,8 +172,10 @@ fn training_traces() {
                 .iter()
                 .all(|k| q[*k] == p4[*k])
         }) else {
+            // Counted below: an unpaired point fails the count.
             continue;
         };
+        paired += 1;
         let saved = |p: &Value| num(p, "forward_end_bytes") - num(p, "start_bytes");
         let traced = (saved(p4) - saved(p2)) / 2.0;
         let (e4, e2) = (run(p4), run(p2));
@@ -190,6 +193,18 @@ fn training_traces() {
         }
     }
     println!("{}", rows.join("\n"));
+    // Every point is traced at 2 and at 4 layers with the same settings: each 4-layer point has
+    // its 2-layer twin, so a point that lost a key (or its twin) fails here instead of dropping
+    // out of the per-layer comparison.
+    let layers = |n: u64| points.iter().filter(|p| p["layers"] == n).count();
+    assert_eq!(
+        (paired, 2 * paired),
+        (layers(4), points.len()),
+        "per-layer pairs: {paired} of {} 4-layer points, {} 2-layer points, {} points",
+        layers(4),
+        layers(2),
+        points.len()
+    );
     assert!(
         failures.is_empty(),
         "outside the bounds:\n{}",
