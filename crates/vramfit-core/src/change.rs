@@ -36,6 +36,11 @@ pub enum Change {
         /// Its scenario id.
         format: String,
     },
+    /// llama.cpp `--n-cpu-moe`: the routed experts of the first layers in host RAM.
+    CpuMoeLayers {
+        /// Layers whose experts stay in host RAM.
+        layers: u32,
+    },
     /// llama.cpp `-ngl`: layers on the GPUs, the rest in host RAM.
     GpuLayers {
         /// Layers on the GPUs.

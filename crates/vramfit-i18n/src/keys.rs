@@ -29,7 +29,7 @@ keys! {
         HintAny, HintVllm, HintSglang, HintLlamaCpp, HintTransformers,
         VllmMaxNumSeqs, VllmBatched, VllmGeneration, VllmEager,
         SglangMemFraction, SglangChunk,
-        LlamaNgl, LlamaFlash, LlamaCtk, LlamaCtv, LlamaUnified,
+        LlamaNgl, LlamaFlash, LlamaCtk, LlamaCtv, LlamaUnified, LlamaNCpuMoe, LlamaCpuMoe, LlamaHostBandwidth,
         FormatFp8, FormatFp8Block, FormatInt8, FormatInt4, FormatGptq, FormatAwq,
         FormatNf4, FormatNf4Dq, FormatFp4, FormatFp4Dq, FormatMxfp4,
         ProblemEmpty, ProblemNotWhole, ProblemNotNumber, ProblemTooSmall, ProblemTooLarge,

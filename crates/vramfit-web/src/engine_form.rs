@@ -44,6 +44,12 @@ pub struct EngineForm {
     pub ctv: RwSignal<String>,
     /// llama.cpp `--kv-unified`.
     pub unified: RwSignal<bool>,
+    /// llama.cpp `--n-cpu-moe` ("" = none).
+    pub n_cpu_moe: RwSignal<String>,
+    /// llama.cpp `--cpu-moe`.
+    pub cpu_moe: RwSignal<bool>,
+    /// Host RAM bandwidth for weights llama.cpp keeps there, GB/s ("" = the core's default).
+    pub host_bandwidth: RwSignal<String>,
     /// Transformers `max_new_tokens`.
     pub new_tokens: RwSignal<String>,
     /// Transformers `attn_implementation`.
@@ -103,6 +109,9 @@ impl EngineForm {
             ctk: RwSignal::new(l.cache_type_k.clone()),
             ctv: RwSignal::new(l.cache_type_v.clone()),
             unified: RwSignal::new(l.kv_unified),
+            n_cpu_moe: RwSignal::new(opt(l.n_cpu_moe)),
+            cpu_moe: RwSignal::new(l.cpu_moe),
+            host_bandwidth: RwSignal::new(l.host_bandwidth_gb_s.map(shortest).unwrap_or_default()),
             new_tokens: RwSignal::new(t.max_new_tokens.to_string()),
             attn: RwSignal::new(t.attn_implementation.clone()),
             cache: RwSignal::new(t.cache_implementation.clone()),
@@ -184,6 +193,17 @@ impl EngineForm {
                     optional("n_ubatch", self.ubatch.get()).unwrap_or(LlamaCpp::default().n_ubatch);
                 let n_batch =
                     optional("n_batch", self.batch.get()).unwrap_or(LlamaCpp::default().n_batch);
+                let n_cpu_moe = optional("n_cpu_moe", self.n_cpu_moe.get());
+                let host_bandwidth_gb_s = {
+                    let text = self.host_bandwidth.get();
+                    if text.trim().is_empty() {
+                        None
+                    } else {
+                        parse_decimal(&text)
+                            .map_err(|p| problems.push((Input::Engine("host_bandwidth_gb_s"), p)))
+                            .ok()
+                    }
+                };
                 Some(Engine::LlamaCpp(LlamaCpp {
                     n_gpu_layers,
                     n_ubatch,
@@ -192,6 +212,9 @@ impl EngineForm {
                     cache_type_k: self.ctk.get(),
                     cache_type_v: self.ctv.get(),
                     kv_unified: self.unified.get(),
+                    n_cpu_moe,
+                    cpu_moe: self.cpu_moe.get(),
+                    host_bandwidth_gb_s,
                     ..LlamaCpp::default()
                 }))
             }

@@ -14,6 +14,8 @@ pub fn EngineInputs(
     form: EngineForm,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
+    /// Whether the model has routed experts (llama.cpp's experts-in-host-RAM fields show then).
+    moe: Signal<bool>,
     /// Language.
     l: Locale,
 ) -> impl IntoView {
@@ -65,6 +67,13 @@ pub fn EngineInputs(
                 </div>
                 <p class="err" role="alert">{move || err("cache_type_v").get()}</p>
                 <CheckField id="kv_unified" label=t(l, Key::LlamaUnified) value=form.unified />
+                <Show when=move || moe.get()>
+                    <div class="row">
+                        <NumberField id="n_cpu_moe" label=t(l, Key::LlamaNCpuMoe) value=form.n_cpu_moe error=err("n_cpu_moe") />
+                        <CheckField id="cpu_moe" label=t(l, Key::LlamaCpuMoe) value=form.cpu_moe />
+                    </div>
+                </Show>
+                <NumberField id="host_bandwidth_gb_s" label=t(l, Key::LlamaHostBandwidth) value=form.host_bandwidth error=err("host_bandwidth_gb_s") decimal=true />
             </Show>
             <Show when=is("transformers")>
                 <div class="row">

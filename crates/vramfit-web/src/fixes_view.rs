@@ -39,6 +39,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         }
         Change::KvCache { format } => field(Key::KvCacheLabel, format),
         Change::Weights { format } => field(Key::WeightsLabel, format),
+        Change::CpuMoeLayers { layers } => format!("--n-cpu-moe {layers}"),
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {

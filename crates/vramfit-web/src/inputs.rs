@@ -161,7 +161,7 @@ pub fn Inputs(
                         <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
                     </Show>
                 </fieldset>
-                <EngineInputs form=form.engine problems=problems l=l />
+                <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) l=l />
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Train>
                 <TrainInputs form=form.train problems=problems l=l />

@@ -105,6 +105,12 @@ pub struct Footprint {
     /// Whole-model bytes of the decoder layers in the format (patterns ignored: llama.cpp loads a
     /// GGUF file with its own types), as running sums: entry `i` holds layers `0..i`.
     layer_prefix: Vec<u128>,
+    /// The routed-expert tensors of the same layers (llama.cpp's `ffn_(gate|up|down)_exps`, what
+    /// `--cpu-moe` / `--n-cpu-moe` keep in host RAM), as running sums like `layer_prefix`.
+    expert_prefix: Vec<u128>,
+    /// The largest single routed-expert tensor of any layer, whole (what one offloaded matrix
+    /// product copies to the GPU).
+    largest_expert_tensor: u64,
     /// The tensors outside the layers, whole, as llama.cpp places them.
     outer: OuterWeights,
     /// The architecture, for [`Footprint::weights_in`].
@@ -112,6 +118,10 @@ pub struct Footprint {
     /// Weights in other formats (training's base formats), filled on first use.
     other_formats: RefCell<Vec<(FormatTp, (u64, u64))>>,
 }
+
+/// One layer kind's bytes: all its tensors, its routed-expert tensors, its largest routed-expert
+/// tensor.
+type LayerBytes = (u64, u64, u64);
 
 /// A weight format and a tensor-parallel size.
 type FormatTp = (WeightFormat, u64);
@@ -147,26 +157,38 @@ impl Footprint {
                 .or_insert_with(|| weights::per_gpu(arch, format, tp.max(1), &patterns));
         }
         let whole = |t: &crate::model::Tensor| format.tensor_bytes(t, arch);
-        let mut memo: Vec<((u8, u8), u64)> = Vec::new();
+        let mut memo: Vec<((u8, u8), LayerBytes)> = Vec::new();
         let mut layer_prefix = Vec::with_capacity(arch.layers as usize + 1);
-        let mut running = 0u128;
+        let mut expert_prefix = Vec::with_capacity(arch.layers as usize + 1);
+        let mut largest_expert_tensor = 0;
+        let (mut running, mut running_experts) = (0u128, 0u128);
         layer_prefix.push(running);
+        expert_prefix.push(running_experts);
         for i in 0..arch.layers {
             let class = match format {
                 WeightFormat::Gguf(_) => crate::gguf::layer_class(i, arch.layers),
                 _ => 0,
             };
             let key = (arch.layer_key(i), class);
-            let bytes = match memo.iter().find(|(k, _)| *k == key) {
+            let (bytes, experts, largest) = match memo.iter().find(|(k, _)| *k == key) {
                 Some(&(_, b)) => b,
                 None => {
-                    let b = sum(arch.layer_tensors(i).iter().map(whole));
+                    let tensors = arch.layer_tensors(i);
+                    let expert = || tensors.iter().filter(|t| t.kind.is_expert()).map(whole);
+                    let b = (
+                        sum(tensors.iter().map(whole)),
+                        sum(expert()),
+                        expert().max().unwrap_or(0),
+                    );
                     memo.push((key, b));
                     b
                 }
             };
             running += u128::from(bytes);
+            running_experts += u128::from(experts);
+            largest_expert_tensor = largest_expert_tensor.max(largest);
             layer_prefix.push(running);
+            expert_prefix.push(running_experts);
         }
         let (before, after) = arch.outer_tensors();
         let mut outer = OuterWeights::default();
@@ -190,6 +212,8 @@ impl Footprint {
         Footprint {
             by_tp,
             layer_prefix,
+            expert_prefix,
+            largest_expert_tensor,
             outer,
             arch: *arch,
             other_formats: RefCell::new(Vec::new()),
@@ -211,9 +235,10 @@ impl Footprint {
         for (weights, _) in self.by_tp.values_mut() {
             *weights = scale(*weights);
         }
-        for prefix in &mut self.layer_prefix {
+        for prefix in self.layer_prefix.iter_mut().chain(&mut self.expert_prefix) {
             *prefix = *prefix * u128::from(exact) / u128::from(estimated);
         }
+        self.largest_expert_tensor = scale(self.largest_expert_tensor);
         let o = &mut self.outer;
         *o = OuterWeights {
             token_embd: scale(o.token_embd),
@@ -244,19 +269,34 @@ impl Footprint {
 
     /// Whole-model bytes of the decoder layers `lo..hi` (clamped to the model), saturating.
     pub fn layer_bytes(&self, lo: u64, hi: u64) -> u64 {
-        let last = self.layer_prefix.len().saturating_sub(1) as u64;
-        let (lo, hi) = (lo.min(last), hi.min(last));
-        if hi <= lo {
-            return 0;
-        }
-        let at = |i: u64| self.layer_prefix.get(i as usize).copied().unwrap_or(0);
-        from_u128(at(hi) - at(lo))
+        prefix_range(&self.layer_prefix, lo, hi)
+    }
+
+    /// Whole-model bytes of the routed-expert tensors of layers `lo..hi` (clamped), saturating.
+    pub fn expert_bytes(&self, lo: u64, hi: u64) -> u64 {
+        prefix_range(&self.expert_prefix, lo, hi)
+    }
+
+    /// The largest single routed-expert tensor of any layer, whole (0 for a dense model).
+    pub fn largest_expert_tensor(&self) -> u64 {
+        self.largest_expert_tensor
     }
 
     /// The tensors outside the layers, whole.
     pub fn outer(&self) -> OuterWeights {
         self.outer
     }
+}
+
+/// Entries `lo..hi` of running sums (clamped to the table), saturating at `u64::MAX`.
+fn prefix_range(prefix: &[u128], lo: u64, hi: u64) -> u64 {
+    let last = prefix.len().saturating_sub(1) as u64;
+    let (lo, hi) = (lo.min(last), hi.min(last));
+    if hi <= lo {
+        return 0;
+    }
+    let at = |i: u64| prefix.get(i as usize).copied().unwrap_or(0);
+    from_u128(at(hi).saturating_sub(at(lo)))
 }
 
 /// The model-level facts the components of one GPU depend on, whatever the workload. For

@@ -78,6 +78,35 @@ pub struct LlamaCpp {
     /// `llama-server` (logits reserved for `n_parallel` rows) rather than `llama-cli`.
     #[serde(default = "yes")]
     pub server: bool,
+    /// `--n-cpu-moe N`: the routed-expert tensors (`ffn_(gate|up|down)_exps`) of the first `N`
+    /// layers stay in host RAM; attention, shared experts, routers and the KV cache stay on the
+    /// GPU (llama.cpp PR #15077, b6089). A count past the layers means all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n_cpu_moe: Option<u32>,
+    /// `--cpu-moe`: the routed experts of every layer in host RAM (wins over `n_cpu_moe`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cpu_moe: bool,
+    /// The host memory bandwidth a decode step reaches reading weights kept in host RAM, GB/s
+    /// (default [`crate::speed::HOST_BANDWIDTH_GB_S`]). Only llama.cpp keeps weights there, so
+    /// the setting lives with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_bandwidth_gb_s: Option<f64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl LlamaCpp {
+    /// The layers, counted from the first, whose routed experts stay in host RAM
+    /// (`--cpu-moe`: all; `--n-cpu-moe N`: the first `N`), at most `layers`.
+    pub fn cpu_moe_layers(&self, layers: u32) -> u32 {
+        if self.cpu_moe {
+            layers
+        } else {
+            self.n_cpu_moe.unwrap_or(0).min(layers)
+        }
+    }
 }
 
 fn default_batch() -> u32 {
@@ -106,6 +135,9 @@ impl Default for LlamaCpp {
             cache_type_v: f16(),
             kv_unified: false,
             server: true,
+            n_cpu_moe: None,
+            cpu_moe: false,
+            host_bandwidth_gb_s: None,
         }
     }
 }
@@ -405,13 +437,25 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
     let fp = inp.footprint;
     let outer = fp.outer();
     let last = devices as usize - 1;
+    // `--cpu-moe` / `--n-cpu-moe N`: the routed experts of layers 0..moe_end stay in host RAM
+    // (the override patterns `blk.i.ffn_(up|down|gate)_exps` of `common/arg.cpp`); layers already
+    // on the CPU (`-ngl`) hold theirs there anyway.
+    let moe_end = u64::from(l.cpu_moe_layers(a.layers));
+    let host_experts_in = |lo: u64, hi: u64| fp.expert_bytes(lo, hi.min(moe_end));
     let mut dev_weights: Vec<u64> = (0..devices)
         .map(|d| {
             let (lo, hi) = run(d);
             fp.layer_bytes(lo, hi)
+                .saturating_sub(host_experts_in(lo, hi))
         })
         .collect();
-    let mut host = sum([fp.layer_bytes(0, gpu_start), outer.token_embd, outer.vision]);
+    let host_experts = host_experts_in(gpu_start, n_layer);
+    let mut host = sum([
+        fp.layer_bytes(0, gpu_start),
+        host_experts,
+        outer.token_embd,
+        outer.vision,
+    ]);
     let output_weight = outer.output;
     if output_on_gpu {
         dev_weights[last] = sum([dev_weights[last], outer.other, output_weight]);
@@ -552,12 +596,26 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         ..shape
     });
     let mask = prod(&[cells_per_stream, ub, if l.flash_attn { 2 } else { 4 }]);
-    let pipeline = devices > 1 && ngl > n_layer;
-    let staged_output = if !output_on_gpu && ub >= 32 {
+    // Pipeline parallelism (its extra copies of the inputs) is off when tensors are overridden,
+    // as `--cpu-moe` / `--n-cpu-moe` do (`llama_context`: no pipeline parallel with overrides).
+    let pipeline = devices > 1 && ngl > n_layer && moe_end == 0;
+    // A matrix product whose weight sits in host RAM runs on the GPU when its batch is at least
+    // 32 rows (ggml-cuda's `offload_op`); the scheduler copies the weight into the GPU's compute
+    // buffer, one weight per split (`ggml_backend_sched_split_graph` starts a new split at each
+    // such weight, "so the memory of the previously offloaded weights can be reused"). The output
+    // layer left on the CPU, or the largest expert tensor kept there, is that copy.
+    let offloads = ub >= 32;
+    let staged_output = if !output_on_gpu && offloads {
         output_weight
     } else {
         0
     };
+    let staged_expert = if host_experts > 0 && offloads {
+        fp.largest_expert_tensor()
+    } else {
+        0
+    };
+    let staged_output = staged_output.max(staged_expert);
     let compute_of = |d: u64| {
         let last = d == devices - 1;
         let peak = if last && output_on_gpu {

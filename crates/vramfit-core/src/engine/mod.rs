@@ -255,6 +255,15 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
             if let Some(p) = l.n_parallel {
                 check("n_parallel", f64::from(p), 1.0, 4096.0);
             }
+            if let Some(n) = l.n_cpu_moe {
+                // llama.cpp takes any count (past the layers it means all); a bound that still
+                // reads as a number of layers.
+                check("n_cpu_moe", f64::from(n), 0.0, 4096.0);
+            }
+            if let Some(b) = l.host_bandwidth_gb_s {
+                // From one DDR4 channel's reach to past any server's (12-channel DDR5 ≈ 600 GB/s).
+                check("host_bandwidth_gb_s", b, 1.0, 2000.0);
+            }
             for (n, t) in [
                 ("cache_type_k", &l.cache_type_k),
                 ("cache_type_v", &l.cache_type_v),

@@ -375,6 +375,17 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
         ));
     }
     if let (Some(Engine::LlamaCpp(l)), Some(m)) = (&s.engine, &e.model) {
+        // Experts to host RAM before whole layers: attention and the KV cache stay on the GPU,
+        // and a decode step reads only the experts its tokens pick.
+        if let Some(layers) = cpu_moe_layers_that_fit(s, &m.arch) {
+            let mut l2 = l.clone();
+            l2.cpu_moe = false;
+            l2.n_cpu_moe = Some(layers);
+            out.push((
+                Change::CpuMoeLayers { layers },
+                with(s, |t| t.engine = Some(Engine::LlamaCpp(l2))),
+            ));
+        }
         if let Some(layers) = gpu_layers_that_fit(s, m.arch.layers) {
             let mut l2 = l.clone();
             l2.n_gpu_layers = Some(layers);
@@ -444,6 +455,38 @@ fn smaller_formats(w: WeightFormat, gguf: bool) -> Vec<WeightFormat> {
         .filter(|f| f.nominal_bits() < bits)
         .take(2)
         .collect()
+}
+
+/// The fewest layers whose routed experts llama.cpp keeps in host RAM (`--n-cpu-moe`) for the
+/// plan to fit, more than the scenario keeps there now; `None` for a dense model or when all of
+/// them there still does not fit. Host RAM only grows with the count, so a bisection finds it.
+fn cpu_moe_layers_that_fit(s: &Scenario, arch: &crate::model::ModelArch) -> Option<u32> {
+    let Some(Engine::LlamaCpp(l)) = &s.engine else {
+        return None;
+    };
+    arch.moe?;
+    let now = l.cpu_moe_layers(arch.layers);
+    let fits = |n: u32| {
+        let mut l2 = l.clone();
+        l2.cpu_moe = false;
+        l2.n_cpu_moe = Some(n);
+        let t = with(s, |t| t.engine = Some(Engine::LlamaCpp(l2)));
+        plan_of(&t).is_some_and(|p| p.verdict == Verdict::Fits)
+    };
+    if now >= arch.layers || !fits(arch.layers) {
+        return None;
+    }
+    // Smallest n in (now, layers] that fits.
+    let (mut lo, mut hi) = (now, arch.layers);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
 }
 
 /// The most llama.cpp `-ngl` layers (below all of them) whose plan is not over the card.

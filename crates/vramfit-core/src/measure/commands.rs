@@ -184,8 +184,16 @@ pub fn llama_server_command(s: &Scenario) -> String {
     } else {
         String::new()
     };
+    // The experts flag as the estimate read it: all layers, the first N, or none.
+    let cpu_moe = if l.cpu_moe {
+        " \\\n  --cpu-moe".to_string()
+    } else {
+        l.n_cpu_moe
+            .filter(|n| *n > 0)
+            .map_or(String::new(), |n| format!(" \\\n  --n-cpu-moe {n}"))
+    };
     format!(
-        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{split}",
+        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{cpu_moe}{split}",
         l.n_batch,
         l.n_ubatch,
         if l.flash_attn { "on" } else { "off" },

@@ -189,6 +189,67 @@ fn all_reduce_s(gpu: &Gpu, n: u64, bytes: f64) -> f64 {
     latency + ring * bytes / (gb_s * 1e9)
 }
 
+/// The weights a llama.cpp plan keeps in host RAM, whole model, and the bandwidth they are read at.
+struct HostWeights {
+    /// Whole layers on the CPU (`-ngl` below the layer count).
+    layers: u64,
+    /// Routed experts of GPU layers kept on the CPU (`--cpu-moe` / `--n-cpu-moe`).
+    experts: u64,
+    /// GB/s a decode step reaches reading them.
+    bandwidth_gb_s: f64,
+}
+
+impl HostWeights {
+    fn of(job: &Job) -> HostWeights {
+        let Some(Engine::LlamaCpp(l)) = job.engine else {
+            return HostWeights {
+                layers: 0,
+                experts: 0,
+                bandwidth_gb_s: HOST_BANDWIDTH_GB_S,
+            };
+        };
+        let n = job.arch.layers;
+        let gpu_start = u64::from(n - l.n_gpu_layers.unwrap_or(n).min(n));
+        let moe_end = u64::from(l.cpu_moe_layers(n));
+        HostWeights {
+            layers: job.footprint.layer_bytes(0, gpu_start),
+            experts: job.footprint.expert_bytes(gpu_start, moe_end),
+            bandwidth_gb_s: l
+                .host_bandwidth_gb_s
+                .filter(|b| b.is_finite() && *b > 0.0)
+                .unwrap_or(HOST_BANDWIDTH_GB_S),
+        }
+    }
+}
+
+impl HostWeights {
+    /// Seconds a prompt of `tokens` spends copying host weights to the GPU: each ubatch of at
+    /// least 32 rows runs its host-weight products on the GPU (ggml-cuda's `offload_op`), each
+    /// weight copied over PCIe ([`PCIE_GB_S`]) once per ubatch.
+    fn prefill_copy_s(&self, job: &Job, tokens: f64) -> f64 {
+        let Some(Engine::LlamaCpp(l)) = job.engine else {
+            return 0.0;
+        };
+        let ubatch = f64::from(l.n_ubatch.min(l.n_batch).max(1));
+        if ubatch < 32.0 || tokens < 32.0 {
+            return 0.0;
+        }
+        (tokens / ubatch).ceil() * (self.layers + self.experts) as f64 / (PCIE_GB_S * 1e9)
+    }
+}
+
+/// The share of the routed experts a decode step of `batch` sequences touches:
+/// `1 − (1 − k/E)^B` (0 for a dense model).
+fn experts_touched(job: &Job, batch: f64) -> f64 {
+    match job.arch.moe {
+        Some(m) if m.experts > 0 && m.active > 0 => {
+            let k = f64::from(m.active.min(m.experts)) / f64::from(m.experts);
+            1.0 - (1.0 - k).powf(batch.max(1.0))
+        }
+        _ => 0.0,
+    }
+}
+
 /// Bytes a decode step of `batch` sequences reads per token position from the weights, whole
 /// model: the non-expert active weights and the routed experts the batch touches.
 fn weight_bytes_read(job: &Job, whole_bytes: u64, batch: f64) -> f64 {
@@ -230,23 +291,20 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     let arch = job.arch;
     let layers = f64::from(arch.layers.max(1));
     let whole = job.footprint.get(1).0;
-    // Layers kept in host RAM (llama.cpp `-ngl` below the layer count: the first layers stay on
-    // the CPU) are read over the host's bandwidth.
-    let host = match job.engine {
-        Some(Engine::LlamaCpp(l)) => l.n_gpu_layers.filter(|n| *n < arch.layers).map_or(0, |n| {
-            job.footprint.layer_bytes(0, u64::from(arch.layers - n))
-        }),
-        _ => 0,
-    }
-    .min(whole) as f64;
+    // Weights kept in host RAM are read over the host's bandwidth: whole layers (llama.cpp `-ngl`
+    // below the layer count: the first layers stay on the CPU) at the share a step reads of
+    // every layer, routed experts (`--cpu-moe`, `--n-cpu-moe`) at the share of experts the batch
+    // touches.
+    let host = HostWeights::of(job);
     let read = weight_bytes_read(job, whole, batch);
-    let on_gpu_share = if whole == 0 {
-        1.0
+    let layer_share = if whole == 0 {
+        0.0
     } else {
-        1.0 - host / whole as f64
+        (host.layers.min(whole) as f64 / whole as f64).min(1.0)
     };
-    let weights_gpu = read * on_gpu_share / tp as f64;
-    let weights_host = read * (1.0 - on_gpu_share);
+    let weights_host =
+        (read * layer_share + host.experts as f64 * experts_touched(job, batch)).min(read);
+    let weights_gpu = (read - weights_host) / tp as f64;
     let mean_context = (job.context_tokens / 2).max(1);
     let kv =
         crate::budget::kv_cache::per_sequence(arch, mean_context, tp, job.kv_cache.bits()) as f64;
@@ -256,7 +314,7 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     let decode_flops =
         batch * (2.0 * active + 4.0 * layers * q_width * mean_context as f64) / tp as f64;
     let t_mem = (weights_gpu + batch * kv) / bw;
-    let t_host = weights_host / (HOST_BANDWIDTH_GB_S * 1e9);
+    let t_host = weights_host / (host.bandwidth_gb_s * 1e9);
     let t_compute = decode_flops / (peak * fitted::GEMM_PREFILL_SHARE);
     let overhead = layers * fitted::decode_layer_overhead_s(backend(gpu));
     let comm = 2.0 * layers * all_reduce_s(gpu, tp, batch * f64::from(arch.hidden) * 2.0);
@@ -269,9 +327,14 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
         Bound::Memory
     };
     let prompt = job.context_tokens.max(1) as f64;
-    let prefill_s = prefill_seconds(job, gpu, m, engine, prompt, tp) + comm_prefill(gpu, job, tp);
+    let prefill_s = prefill_seconds(job, gpu, m, engine, prompt, tp)
+        + comm_prefill(gpu, job, tp)
+        + host.prefill_copy_s(job, prompt);
+    // The calibration rows all hold their weights on the GPUs: a plan reading host RAM is outside
+    // what they measured.
+    let calibrated = llama_cpp && weights_host == 0.0;
     let band = |b: u32| {
-        if llama_cpp {
+        if calibrated {
             b
         } else {
             (f64::from(b) * fitted::UNCALIBRATED_BAND_FACTOR).ceil() as u32
@@ -286,7 +349,7 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
         error_band_percent: band(fitted::DECODE_BAND_PERCENT),
         prefill_error_band_percent: band(fitted::PREFILL_BAND_PERCENT),
         basis,
-        calibrated: llama_cpp,
+        calibrated,
     })
 }
 
