@@ -218,7 +218,7 @@ fn diffusion_calibration() {
             c.name, b.peak_phase, c.published_gib
         ));
         // NaN lands in no window.
-        if !(lo <= err && err <= hi) {
+        if !(lo..=hi).contains(&err) {
             failures.push(format!("{}: {err:+.2} %, outside {window}", c.name));
         }
     }

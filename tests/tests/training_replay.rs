@@ -586,7 +586,7 @@ fn closed_form_against_the_allocator_replay() {
     for r in &rows {
         let err = r.error();
         // NaN is outside every bound and in no window.
-        let outside = !(err >= -UNDER && err <= BOTH);
+        let outside = !(-UNDER..=BOTH).contains(&err);
         let mark = match EXCLUDED.iter().find(|(id, _, _)| *id == r.id) {
             Some(&(_, m, (lo, hi))) => {
                 if !r.shows(m) {
@@ -601,7 +601,7 @@ fn closed_form_against_the_allocator_replay() {
                         r.id
                     ));
                 }
-                if !(lo <= err && err <= hi) {
+                if !(lo..=hi).contains(&err) {
                     failures.push(format!(
                         "{}: excluded as {m:?}, {err:+.2} %, outside its window {lo:+} … {hi:+} %",
                         r.id
@@ -633,7 +633,7 @@ fn closed_form_against_the_allocator_replay() {
             .iter()
             .find(|(id, _)| *id == r.id)
             .map_or(ALLOCATED_OVER, |&(_, b)| b);
-        if !(allocated >= -ALLOCATED_UNDER && allocated <= over) {
+        if !(-ALLOCATED_UNDER..=over).contains(&allocated) {
             failures.push(format!(
                 "{}: allocated peak {allocated:+.2} % of the replay's, outside −{ALLOCATED_UNDER} … +{over} %",
                 r.id,
