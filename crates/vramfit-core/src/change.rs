@@ -36,6 +36,8 @@ pub enum Change {
         /// Its scenario id.
         format: String,
     },
+    /// Serve without speculative decoding (the draft model or MTP layers dropped).
+    NoSpeculative,
     /// llama.cpp `--n-cpu-moe`: the routed experts of the first layers in host RAM.
     CpuMoeLayers {
         /// Layers whose experts stay in host RAM.

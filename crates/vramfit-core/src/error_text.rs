@@ -103,6 +103,7 @@ fn field_name(f: Field) -> String {
         Field::UnquantizedModules => "unquantized_modules".into(),
         Field::WeightsBytes => "weights_bytes".into(),
         Field::Price => "prices_usd_per_hour".into(),
+        Field::Speculative(name) => format!("speculative.{name}"),
     }
 }
 

@@ -6,10 +6,11 @@
 //! the recommended plan is shown. `components` are the whole deployment (per-GPU × count);
 //! `per_gpu_components` are the fullest GPU's.
 
+use crate::budget::draft::Draft;
 use crate::budget::{kv_cache, BudgetInputs, Card, Component, ComponentId, Footprint, KvReport};
 use crate::catalog::{self, CatalogModel};
 use crate::dispatch::Job;
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineKind};
 use crate::format::WeightFormat;
 use crate::import::hf_config::{self, ConfigError};
 use crate::inverse::{context_curve, limits, CurveAxis, CurvePoint, Limits};
@@ -177,6 +178,8 @@ pub struct Prepared {
     pub footprint: Footprint,
     /// KV cache format.
     pub kv_format: KvCacheFormat,
+    /// Speculative decoding's proposer, resolved (serving only).
+    pub draft: Option<Draft>,
 }
 
 /// Validates a scenario and resolves its model.
@@ -212,18 +215,70 @@ pub fn prepare(scenario: &Scenario) -> Result<Prepared, ScenarioError> {
             _ => KvCacheFormat::Bf16,
         })
     };
+    let footprint = {
+        let f = Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules);
+        match scenario.weights_bytes {
+            Some(exact) => f.scaled_to(exact),
+            None => f,
+        }
+    };
+    let draft = match &scenario.speculative {
+        Some(spec) => Some(resolve_draft(spec, scenario, &arch, &footprint, &tps)?),
+        None => None,
+    };
     Ok(Prepared {
-        footprint: {
-            let f = Footprint::new(&arch, scenario.weights, &tps, &scenario.unquantized_modules);
-            match scenario.weights_bytes {
-                Some(exact) => f.scaled_to(exact),
-                None => f,
-            }
-        },
+        footprint,
         arch,
         entry,
         kv_format,
+        draft,
     })
+}
+
+/// The proposer of `spec` beside `target`: the draft model (its vocabulary within 128 tokens of
+/// the target's, as llama.cpp's `common_speculative_are_compatible` allows; vLLM and SGLang verify
+/// with the target's vocabulary too), or the model's MTP layers (a model that ships none is
+/// refused). llama.cpp and Transformers run draft models only.
+fn resolve_draft(
+    spec: &crate::scenario::Speculative,
+    scenario: &Scenario,
+    target: &ModelArch,
+    footprint: &Footprint,
+    tps: &[u64],
+) -> Result<Draft, ScenarioError> {
+    use crate::budget::draft::SpeculativeMethod;
+    let invalid = |name| ScenarioError::InvalidFields {
+        fields: vec![(Field::Speculative(name), RangeError::Invalid)],
+    };
+    match spec.method {
+        SpeculativeMethod::DraftModel => {
+            // Whatever is wrong with the draft (unknown id, unreadable config) is the draft
+            // field's: a link drops it and keeps the rest.
+            let (arch, _) = resolve_model(spec.draft.as_ref()).map_err(|_| invalid("draft"))?;
+            if arch.vocab.abs_diff(target.vocab) > 128 {
+                return Err(invalid("draft"));
+            }
+            let format = spec.draft_weights.unwrap_or(scenario.weights);
+            Ok(Draft::model(
+                &arch,
+                format,
+                tps,
+                spec.tokens(),
+                spec.acceptance,
+            ))
+        }
+        SpeculativeMethod::Mtp => {
+            let engine_runs_mtp = scenario
+                .engine
+                .as_ref()
+                .is_none_or(|e| matches!(e.kind(), EngineKind::Vllm | EngineKind::Sglang));
+            if !engine_runs_mtp {
+                return Err(invalid("method"));
+            }
+            Draft::mtp(target, footprint, spec.tokens(), spec.acceptance)
+                .ok_or_else(|| invalid("method"))
+        }
+    }
 }
 
 impl Prepared {
@@ -251,6 +306,7 @@ impl Prepared {
                     .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
                         u64::from(m) * crate::bytes::MIB
                     }),
+                draft: self.draft.as_ref(),
             },
             workload: &scenario.workload,
             engine: scenario.engine.as_ref(),

@@ -107,6 +107,7 @@ pub use model::{GlobalAttention, ModelArch, PerLayerInputs};
 
 // The budget vocabulary every workload shares (layer 4), and the recurrent-state sizing the
 // hybrid-model tests check by hand.
+pub use budget::draft::SpeculativeMethod;
 pub use budget::kv_cache::{state_per_layer, StateStorage};
 pub use budget::{Card, ComponentId, PeakPhase, StartFailure};
 
@@ -128,8 +129,8 @@ pub use training::{
 
 // The scenario, aggregating the workloads (layer 6).
 pub use scenario::{
-    Hardware, ModelSource, RecommendBy, Scenario, Workload, WorkloadKind, DEFAULT_MODEL,
-    DEFAULT_REACH,
+    Hardware, ModelSource, RecommendBy, Scenario, Speculative, Workload, WorkloadKind,
+    DEFAULT_MODEL, DEFAULT_REACH,
 };
 // Which software runs on which card (layer 7).
 pub use stack::StackGap;

@@ -105,6 +105,9 @@ pub enum Field {
     WeightsBytes,
     /// `prices_usd_per_hour` (a card not in the catalog, or a price outside 0 – 1000 $/h).
     Price,
+    /// A setting of `speculative`, by its scenario name (`draft`, `method`, `num_tokens`,
+    /// `acceptance`).
+    Speculative(&'static str),
 }
 
 /// Why a field was rejected, with the accepted range.

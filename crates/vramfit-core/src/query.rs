@@ -18,6 +18,7 @@
 //! | `prices` | `prices_usd_per_hour` (compact JSON, e.g. `{"l40s":0.79}`) |
 //! | `rank` | `recommend_by` (`price`, `cost_per_token`, `speed`) |
 //! | `from` | `recommend_from` (`cloud`, `marketplace`, `buy`) |
+//! | `spec` | `speculative` (compact JSON, e.g. `{"method":"mtp","num_tokens":1}`) |
 //!
 //! Reading is forgiving: each parameter that is missing keeps the default, each that is invalid
 //! (a hand-edited `ctx=-5`, an unknown `gpu=`) falls back to the default and yields a
@@ -112,6 +113,9 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     if s.recommend_from != crate::scenario::DEFAULT_REACH {
         out.push(("from", s.recommend_from.id().to_string()));
     }
+    if let Some(spec) = &s.speculative {
+        out.push(("spec", serde_json::to_string(spec).unwrap_or_default()));
+    }
     out
 }
 
@@ -167,6 +171,15 @@ pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> (Scenario, 
                     param: "model".into(),
                     value: String::new(),
                 });
+            }
+            // A proposer the model cannot take (another vocabulary, MTP layers it does not ship,
+            // an engine that runs no MTP) is only known once the models are resolved.
+            if s.speculative.is_some() {
+                if let Err(crate::estimate::ScenarioError::InvalidFields { fields }) =
+                    crate::estimate::prepare(&s)
+                {
+                    fall_back(&mut s, &fields, &mut notes);
+                }
             }
             return (s, notes);
         }
@@ -301,6 +314,12 @@ fn fall_back(
                 serde_json::to_string(&std::mem::take(&mut s.prices_usd_per_hour))
                     .unwrap_or_default(),
             ),
+            Field::Speculative(_) => {
+                let Some(old) = s.speculative.take() else {
+                    continue;
+                };
+                ("spec", serde_json::to_string(&old).unwrap_or_default())
+            }
         };
         notes.push(QueryNote {
             param: param.to_string(),
@@ -343,6 +362,12 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
         "from" => set(
             &mut s.recommend_from,
             crate::catalog::Availability::from_id(value),
+        ),
+        "spec" => set(
+            &mut s.speculative,
+            serde_json::from_str::<crate::scenario::Speculative>(value)
+                .ok()
+                .map(Some),
         ),
         "engine" => match serde_json::from_str::<crate::engine::Engine>(value) {
             Ok(e) if e.validate().is_empty() => {

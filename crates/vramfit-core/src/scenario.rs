@@ -14,6 +14,7 @@
 //! `validate` checks ranges and returns typed errors naming the field; nothing here panics on user
 //! input.
 
+use crate::budget::draft::SpeculativeMethod;
 use crate::catalog::Availability;
 use crate::diffusion::Generation;
 use crate::engine::Engine;
@@ -81,6 +82,63 @@ pub struct Scenario {
     /// (default: what can be rented) or `buy` (everything).
     #[serde(default = "default_reach", skip_serializing_if = "is_default_reach")]
     pub recommend_from: Availability,
+    /// Speculative decoding (serving): a draft model or the model's MTP layers beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speculative: Option<Speculative>,
+}
+
+/// Speculative decoding: `{"draft": {"catalog": "llama-3.2-1b-instruct"}, "num_tokens": 5}` or
+/// `{"method": "mtp", "num_tokens": 1}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Speculative {
+    /// A draft model (default) or the model's MTP layers.
+    #[serde(default, skip_serializing_if = "SpeculativeMethod::is_default")]
+    pub method: SpeculativeMethod,
+    /// The draft model, as `model` names one (draft-model method only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<ModelSource>,
+    /// The draft's weight format (default: the target's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft_weights: Option<WeightFormat>,
+    /// Tokens proposed per step (1–16; default 5 for a draft model, as vLLM's documentation runs
+    /// one, and 1 for MTP, DeepSeek-V3's one MTP module).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub num_tokens: Option<u32>,
+    /// Acceptance rate per proposed token (0–0.99; default
+    /// [`crate::budget::draft::DRAFT_ACCEPTANCE`] or [`crate::budget::draft::MTP_ACCEPTANCE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acceptance: Option<f64>,
+}
+
+impl Speculative {
+    /// Tokens proposed per step, the default filled in.
+    pub fn tokens(&self) -> u32 {
+        self.num_tokens.unwrap_or(match self.method {
+            SpeculativeMethod::DraftModel => 5,
+            SpeculativeMethod::Mtp => 1,
+        })
+    }
+
+    /// Range checks that need no model: the counts, the rate, a draft where one is needed.
+    pub fn validate(&self) -> Vec<(Field, RangeError)> {
+        let mut errs = Vec::new();
+        if let Some(n) = self.num_tokens {
+            if let Err(e) = check_range(f64::from(n), 1.0, 16.0) {
+                errs.push((Field::Speculative("num_tokens"), e));
+            }
+        }
+        if let Some(a) = self.acceptance {
+            if let Err(e) = check_range(a, 0.0, 0.99) {
+                errs.push((Field::Speculative("acceptance"), e));
+            }
+        }
+        let needs_draft = self.method == SpeculativeMethod::DraftModel;
+        if needs_draft != self.draft.is_some() {
+            errs.push((Field::Speculative("draft"), RangeError::Invalid));
+        }
+        errs
+    }
 }
 
 /// How the recommendation ranks the plans that fit.
@@ -326,6 +384,7 @@ impl Scenario {
             prices_usd_per_hour: BTreeMap::new(),
             recommend_by: RecommendBy::Price,
             recommend_from: DEFAULT_REACH,
+            speculative: None,
         }
     }
 
@@ -405,6 +464,13 @@ impl Scenario {
         }
         if let Some(engine) = &self.engine {
             errs.extend(engine.validate());
+        }
+        if let Some(spec) = &self.speculative {
+            errs.extend(spec.validate());
+            // Only a server proposes tokens.
+            if !matches!(self.workload, Workload::Inference(_)) {
+                errs.push((Field::Speculative("method"), RangeError::Invalid));
+            }
         }
         if let Some(bytes) = self.weights_bytes {
             check(

@@ -30,6 +30,7 @@ keys! {
         VllmMaxNumSeqs, VllmBatched, VllmGeneration, VllmEager,
         SglangMemFraction, SglangChunk,
         LlamaNgl, LlamaFlash, LlamaCtk, LlamaCtv, LlamaUnified, LlamaNCpuMoe, LlamaCpuMoe, LlamaHostBandwidth,
+        CompDraftWeights, CompDraftKv, CompDraftCompute, WhatDraft, GrowDraft, ShrinkDraft, MeasureDraft, SpecLabel, SpecNone, SpecMtp, SpecTokens, FixNoSpec,
         FormatFp8, FormatFp8Block, FormatInt8, FormatInt4, FormatGptq, FormatAwq,
         FormatNf4, FormatNf4Dq, FormatFp4, FormatFp4Dq, FormatMxfp4,
         ProblemEmpty, ProblemNotWhole, ProblemNotNumber, ProblemTooSmall, ProblemTooLarge,

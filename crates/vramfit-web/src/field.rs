@@ -31,6 +31,8 @@ pub enum Input {
     Generation(&'static str),
     /// The user's price for the card shown.
     Price,
+    /// A speculative-decoding setting (`draft` for the proposer select, `num_tokens`).
+    Speculative(&'static str),
 }
 
 /// What is wrong with a field.

@@ -40,6 +40,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::KvCache { format } => field(Key::KvCacheLabel, format),
         Change::Weights { format } => field(Key::WeightsLabel, format),
         Change::CpuMoeLayers { layers } => format!("--n-cpu-moe {layers}"),
+        Change::NoSpeculative => t(l, Key::FixNoSpec).to_string(),
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {

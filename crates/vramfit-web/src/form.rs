@@ -5,6 +5,7 @@ use crate::custom_form::CustomForm;
 use crate::engine_form::EngineForm;
 use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use crate::gen_form::GenForm;
+use crate::spec_form::SpecForm;
 use crate::train_form::TrainForm;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
@@ -12,8 +13,9 @@ use vramfit_core::catalog::Availability;
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::{Field, RangeError, SCENARIO_VERSION};
 use vramfit_core::{
-    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelSource, RecommendBy,
-    Scenario, ScenarioError, Train, WeightFormat, Workload, WorkloadKind, DEFAULT_MODEL,
+    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelArch, ModelSource,
+    RecommendBy, Scenario, ScenarioError, Train, WeightFormat, Workload, WorkloadKind,
+    DEFAULT_MODEL,
 };
 
 /// Value of the GPU select meaning "recommend a card".
@@ -71,6 +73,8 @@ pub struct Form {
     pub price: RwSignal<String>,
     /// The card the typed price is for ("" = none typed).
     pub price_card: RwSignal<String>,
+    /// Speculative decoding's proposer.
+    pub spec: SpecForm,
 }
 
 /// Exact weight bytes from the user's file headers and what they were read for.
@@ -159,7 +163,19 @@ impl Form {
             prices: RwSignal::new(s.prices_usd_per_hour.clone()),
             price: RwSignal::new(String::new()),
             price_card: RwSignal::new(String::new()),
+            spec: SpecForm::new(s.speculative.as_ref()),
         }
+    }
+
+    /// The architecture of the model the fields name (none while a pasted config is unreadable).
+    pub fn model_arch(&self) -> Option<ModelArch> {
+        let config = self.config.get();
+        let source = if config.trim().is_empty() {
+            ModelSource::Catalog(self.model.get())
+        } else {
+            ModelSource::HfConfig(serde_json::from_str(&config).ok()?)
+        };
+        resolve_model(Some(&source)).ok().map(|(a, _)| a)
     }
 
     /// The text the price field shows for `card`: what was typed for it, else its price in the
@@ -301,6 +317,11 @@ impl Form {
             recommend_by: RecommendBy::from_id(&self.rank.get()).unwrap_or_default(),
             recommend_from: Availability::from_id(&self.reach.get())
                 .unwrap_or(vramfit_core::DEFAULT_REACH),
+            speculative: if serving {
+                self.spec.scenario(&mut problems)
+            } else {
+                None
+            },
         };
         for (field, err) in scenario.validate() {
             if let Some(input) = input_of(field) {
@@ -356,6 +377,8 @@ fn input_of(field: Field) -> Option<Input> {
         })),
         Field::UnquantizedModules | Field::WeightsBytes => Some(Input::Config),
         Field::Price => Some(Input::Price),
+        Field::Speculative("num_tokens") => Some(Input::Speculative("num_tokens")),
+        Field::Speculative(_) => Some(Input::Speculative("draft")),
         Field::Version => None,
     }
 }

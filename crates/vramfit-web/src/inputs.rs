@@ -10,6 +10,7 @@ use crate::gen_inputs::GenInputs;
 use crate::markup::escape;
 use crate::numbers::params;
 use crate::reader::HeaderSummary;
+use crate::spec_inputs::SpecInputs;
 use crate::text::{self, f, t};
 use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField, SelectField};
@@ -160,6 +161,9 @@ pub fn Inputs(
                     <Show when=move || form.engine.engine.get().is_empty()>
                         <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
                     </Show>
+                    <SpecInputs form=form.spec arch=Signal::derive(move || form.model_arch())
+                        runs_mtp=Signal::derive(move || matches!(form.engine.engine.get().as_str(), "" | "vllm" | "sglang"))
+                        problems=problems l=l />
                 </fieldset>
                 <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) l=l />
             </Show>

@@ -44,6 +44,8 @@ pub mod panic_panel;
 pub mod reader;
 pub mod result;
 pub mod runs_on_view;
+pub mod spec_form;
+pub mod spec_inputs;
 pub mod speed_view;
 pub mod text;
 pub mod train_form;

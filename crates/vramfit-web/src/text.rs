@@ -38,6 +38,21 @@ pub fn guide(id: ComponentId) -> [Key; 5] {
             MeasureWeights,
         ],
         ComponentId::LoraAdapters => [CompLora, WhatLora, GrowLora, ShrinkLora, MeasureLora],
+        ComponentId::DraftWeights => [
+            CompDraftWeights,
+            WhatDraft,
+            GrowDraft,
+            ShrinkDraft,
+            MeasureDraft,
+        ],
+        ComponentId::DraftKvCache => [CompDraftKv, WhatDraft, GrowDraft, ShrinkDraft, MeasureDraft],
+        ComponentId::DraftActivations => [
+            CompDraftCompute,
+            WhatDraft,
+            GrowDraft,
+            ShrinkDraft,
+            MeasureDraft,
+        ],
         ComponentId::KvCache => [
             CompKvCache,
             WhatKvCache,

@@ -9,6 +9,7 @@
 //! `crate::estimate` multiplies them out to the whole deployment.
 
 pub mod activations;
+pub mod draft;
 pub mod kv_cache;
 pub mod reserve;
 mod result;
@@ -58,6 +59,12 @@ pub enum ComponentId {
     AllocatorReserve,
     /// Training: the fp32 master copy of 16-bit weights (mixed precision).
     MasterWeights,
+    /// Speculative decoding: the draft model's or the MTP layers' weights.
+    DraftWeights,
+    /// Speculative decoding: the proposer's KV cache.
+    DraftKvCache,
+    /// Speculative decoding under llama.cpp: the draft contexts' compute buffers.
+    DraftActivations,
     /// Training: trainable adapter parameters (LoRA), with their gradients and optimizer states.
     Adapters,
     /// Training: gradients of the trainable parameters.
@@ -323,6 +330,8 @@ pub struct BudgetInputs<'a> {
     pub gpu_arch: Option<GpuArch>,
     /// CUDA context and kernel images per GPU (measured override or the default).
     pub cuda_context_bytes: u64,
+    /// Speculative decoding's proposer (serving only), placed beside the target by the engine.
+    pub draft: Option<&'a draft::Draft>,
 }
 
 impl BudgetInputs<'_> {

@@ -238,6 +238,22 @@ impl Gpu {
     }
 }
 
+/// Catalog models that can draft for `target` in speculative decoding: a vocabulary within 128
+/// tokens of the target's (llama.cpp's `common_speculative_are_compatible`; vLLM and SGLang verify
+/// with the target's vocabulary), text-only, at most a quarter of its parameters, smallest first.
+pub fn draft_candidates(target: &ModelArch) -> Vec<&'static CatalogModel> {
+    let limit = target.param_count() / 4;
+    let mut out: Vec<&'static CatalogModel> = models()
+        .filter(|m| {
+            m.arch.vocab.abs_diff(target.vocab) <= 128
+                && m.arch.vision.is_none()
+                && m.arch.param_count() <= limit
+        })
+        .collect();
+    out.sort_by_key(|m| m.arch.param_count());
+    out
+}
+
 /// Every catalog model: the dense text models, then the MoE, latent-attention and vision models,
 /// then the later additions of each (base checkpoints, distills, newer releases), then the hybrid
 /// (Mamba-2 / linear-attention) models, then the checkpoints whose published totals count their

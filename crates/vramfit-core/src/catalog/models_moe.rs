@@ -94,8 +94,16 @@ const QWEN3_VL_8B: ModelArch = with_vision(
 const DEEPSEEK_V3_BASE: ModelArch =
     ModelArch::dense(Family::DeepseekV3, 61, 7168, 128, 128, 192, 18432, 129280, false, 163840);
 
-/// DeepSeek V3 / R1 with their latent attention and experts.
-pub(super) const DEEPSEEK_V3_ARCH: ModelArch = with_moe(
+/// DeepSeek V3 / R1 with their latent attention and experts, and the one MTP layer their
+/// checkpoints ship (`num_nextn_predict_layers` 1), which only speculative decoding loads.
+pub(super) const DEEPSEEK_V3_ARCH: ModelArch = {
+    let mut a = DEEPSEEK_V3_MAIN;
+    a.mtp_layers = 1;
+    a
+};
+
+/// DeepSeek V3 / R1's main model.
+const DEEPSEEK_V3_MAIN: ModelArch = with_moe(
     with_mla(
         DEEPSEEK_V3_BASE,
         Mla {

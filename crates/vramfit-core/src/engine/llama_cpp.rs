@@ -35,7 +35,8 @@
 pub mod graph_alloc;
 
 use super::ratio;
-use crate::budget::kv_cache::{state_in_layers, StateStorage};
+use crate::budget::draft::Draft;
+use crate::budget::kv_cache::{self, state_in_layers, StateStorage};
 use crate::budget::Card;
 use crate::budget::{components, BudgetInputs, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
@@ -400,6 +401,62 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
     }
 }
 
+/// A draft model's buffers on each card under llama.cpp.
+#[derive(Clone, Copy, Debug, Default)]
+struct DraftBuffers {
+    weights: u64,
+    kv: u64,
+    compute: u64,
+}
+
+/// `llama-server -md`: the draft model loads on the same cards (`-ngld` all layers, `-devd` the
+/// main devices, split as the target) and every slot gets its own draft context
+/// (`server_context::init`: `slot.ctx_dft = llama_init_from_model(model_dft, cparams_dft)`) of
+/// `n_ctx / n_parallel` cells (`-cd` unset), one sequence, f16 cache (`-ctkd`/`-ctvd`), each with
+/// its own compute buffer. Weights and caches are spread over the cards evenly; each card is
+/// given every context's whole compute buffer (a layer split gives each card a graph of its own).
+fn draft_buffers(d: &Draft, l: &LlamaCpp, n_ctx: u64, n_seq: u64, devices: u64) -> DraftBuffers {
+    let a = &d.arch;
+    let slot_ctx = pad256((n_ctx / n_seq.max(1)).max(1));
+    let per_cell = kv_cache::per_sequence(a, 1, 1, 16);
+    let kv = prod(&[per_cell, slot_ctx, n_seq]);
+    let ub = u64::from(l.n_ubatch)
+        .min(u64::from(l.n_batch))
+        .min(slot_ctx)
+        .max(1);
+    let shape = ComputeShape {
+        hidden: u64::from(a.hidden),
+        heads: u64::from(a.heads),
+        kv_heads: u64::from(a.kv_heads),
+        head_dim: u64::from(a.head_dim),
+        n_ff: a.moe.map_or(u64::from(a.intermediate), |m| {
+            u64::from(a.intermediate)
+                .max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
+        }),
+        experts_used: a.moe.map_or(0, |m| u64::from(m.active)),
+        vocab: u64::from(a.vocab),
+        cells_per_stream: slot_ctx,
+        swa_cells_per_stream: None,
+        ubatch: ub,
+        outputs: ub,
+        flash_attn: l.flash_attn,
+        family: graph_family(a),
+        experts: a.moe.map_or(0, |m| u64::from(m.experts)),
+        expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
+        layers: u64::from(a.layers),
+        streams: 1,
+        seqs: 1,
+        quantized_k: false,
+        quantized_v: false,
+        alignment: 128,
+    };
+    DraftBuffers {
+        weights: d.weights_per_gpu(1).div_ceil(devices.max(1)),
+        kv: kv.div_ceil(devices.max(1)),
+        compute: mul(compute_buffer_bytes(&shape), n_seq),
+    }
+}
+
 /// One GPU's budget (the fullest of the `devices` cards) under llama.cpp. Layers are placed as
 /// runs: each device's weights come from the footprint's running sums and its KV from the counts
 /// of global and local layers in its run, so the work does not grow with the depth.
@@ -646,15 +703,21 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         })
         .max_by_key(|(_, total)| *total)
         .unwrap_or((0, 0));
+    let draft = inp.draft.map_or(DraftBuffers::default(), |dr| {
+        draft_buffers(dr, l, n_ctx, n_seq, devices)
+    });
     let kv_total = add(sum(dev_kv.iter().copied()), host_kv);
     let host_compute = add(unit, mask);
     let output_buffer = prod(&[u64::from(a.vocab), 4, n_seq]);
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, dev_weights[d as usize]),
+            (ComponentId::DraftWeights, draft.weights),
             (ComponentId::KvCache, dev_kv[d as usize]),
+            (ComponentId::DraftKvCache, draft.kv),
             (ComponentId::RecurrentState, dev_rs[d as usize]),
             (ComponentId::Activations, compute_of(d)),
+            (ComponentId::DraftActivations, draft.compute),
             (ComponentId::CudaContext, inp.cuda_context_bytes),
             (ComponentId::CublasWorkspace, cublas),
         ]),

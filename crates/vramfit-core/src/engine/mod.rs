@@ -17,7 +17,7 @@ pub mod sglang;
 pub mod transformers;
 pub mod vllm;
 
-use crate::budget::{BudgetInputs, Card, GpuBudget};
+use crate::budget::{BudgetInputs, Card, ComponentId, GpuBudget};
 use crate::limits::{check_range, Field, RangeError, MAX_CONTEXT_TOKENS};
 
 pub use inference::Inference;
@@ -303,9 +303,26 @@ pub fn serving_budget(engine: Option<&Engine>, inp: &BudgetInputs, card: &Card) 
         Some(Engine::Vllm(v)) => vllm::vllm_budget(v, inp, card),
         Some(Engine::Sglang(s)) => sglang::sglang_budget(s, inp, card),
         Some(Engine::LlamaCpp(l)) => llama_cpp::llama_cpp_budget(l, inp, card),
-        Some(Engine::Transformers(t)) => transformers::transformers_budget(t, inp),
-        None => GpuBudget::of(crate::budget::serving_components(inp)),
+        Some(Engine::Transformers(t)) => with_draft(transformers::transformers_budget(t, inp), inp),
+        None => with_draft(GpuBudget::of(crate::budget::serving_components(inp)), inp),
     }
+}
+
+/// A proposer beside an engine that allocates as it goes (Transformers' `assistant_model`, the
+/// engine-neutral view): its weights, and its own cache for every sequence's whole context.
+fn with_draft(mut b: GpuBudget, inp: &BudgetInputs) -> GpuBudget {
+    if let Some(d) = inp.draft {
+        let tp = inp.tp();
+        let tokens = crate::bytes::mul(inp.context_tokens, inp.sequences);
+        b.components.extend(crate::budget::components(&[
+            (ComponentId::DraftWeights, d.weights_per_gpu(tp)),
+            (
+                ComponentId::DraftKvCache,
+                d.kv_bytes(tokens, tp, inp.kv_cache.bits()),
+            ),
+        ]));
+    }
+    b
 }
 
 /// `tokens / max_len` as a ratio (the engines print it with two decimals).

@@ -177,7 +177,10 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         a.vision.map_or(base, |v| base * vlm_fraction_factor(&v))
     });
     let static_bytes = fraction_of(free_before, mfs);
-    let rest = static_bytes.saturating_sub(weights);
+    // The draft worker loads its model inside the static part and keeps its KV pool for the
+    // same tokens as the target's (EAGLE / draft-model workers share the token allocator).
+    let draft_weights = inp.draft.map_or(0, |d| d.weights_per_gpu(tp));
+    let rest = static_bytes.saturating_sub(add(weights, draft_weights));
     let per_req = kv_cache::state_per_sequence(a, tp, STATE_STORAGE);
     let (slots, state_bytes) = mamba_slots(s, per_req, rest);
     let pool = rest.saturating_sub(state_bytes);
@@ -186,7 +189,12 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         _ => inp.kv_cache,
     };
     let cell = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
-    let tokens = pool / cell;
+    let draft_cell = inp
+        .draft
+        .map_or(0, |d| d.kv_per_token(tp, kv_format.bits()));
+    let tokens = pool / add(cell, draft_cell);
+    let draft_kv = mul(tokens, draft_cell);
+    let pool = pool - draft_kv;
     let context_len = s.context_length.map_or(inp.context_tokens, u64::from);
     let chunk = s
         .chunked_prefill_size
@@ -227,7 +235,9 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
+            (ComponentId::DraftWeights, draft_weights),
             (ComponentId::KvCache, pool),
+            (ComponentId::DraftKvCache, draft_kv),
             (ComponentId::RecurrentState, state_bytes),
             (ComponentId::Activations, activation),
             (ComponentId::CudaContext, context),
@@ -303,6 +313,7 @@ mod tests {
             tensor_parallel: tp,
             gpu_arch: None,
             cuda_context_bytes: runtime::CUDA_CONTEXT_BYTES,
+            draft: None,
         };
         let card = Card {
             gpu: None,

@@ -498,8 +498,12 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     } else {
         0
     };
+    // A proposer loads with the target, before the profile run (`GPUModelRunner.load_model`
+    // loads the drafter), so its weights are outside the pool.
+    let draft_weights = inp.draft.map_or(0, |d| d.weights_per_gpu(tp));
     let used_before_kv = sum([
         weights,
+        draft_weights,
         lora,
         activation,
         overhead,
@@ -531,6 +535,15 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let mut kv_bytes = budget.saturating_sub(used_before_kv);
     // Sliding-window layers cost at most `window` tokens per request: spread over max_model_len.
     let per_request = kv_cache::per_sequence(a, max_len, tp, kv_format.bits()).max(1);
+    // The proposer's attention layers take their KV cache from the same pool, for the same
+    // tokens (their specs join the KV cache config): the pool is shared in proportion to what
+    // one token costs each.
+    let draft_kv = inp.draft.map_or(0, |d| {
+        let d_per_token = d.kv_per_token(tp, kv_format.bits()) as f64;
+        let t_per_token = per_request as f64 / max_len.max(1) as f64;
+        (kv_bytes as f64 * d_per_token / (d_per_token + t_per_token)) as u64
+    });
+    kv_bytes -= draft_kv.min(kv_bytes);
     // The block size is at least 16 bytes: `mul` saturates where the product would wrap to 0.
     let mut kv_tokens = if per_request >= mul(per_token, max_len) {
         kv_bytes / mul(BLOCK_TOKENS, per_token) * BLOCK_TOKENS
@@ -591,8 +604,10 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     GpuBudget {
         components: components(&[
             (ComponentId::Weights, weights),
+            (ComponentId::DraftWeights, draft_weights),
             (ComponentId::LoraAdapters, lora),
             (ComponentId::KvCache, kv_bytes),
+            (ComponentId::DraftKvCache, draft_kv),
             (ComponentId::RecurrentState, state_bytes),
             (ComponentId::Activations, activation),
             (ComponentId::CudaContext, ctx_component),

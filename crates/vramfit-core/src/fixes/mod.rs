@@ -198,6 +198,7 @@ fn cost_rank(c: &Change) -> u8 {
         | Change::Optimizer8bit
         | Change::ChunkedLoss
         | Change::MicroBatch { .. }
+        | Change::NoSpeculative
         | Change::Lora => 1,
         Change::Weights { .. } | Change::DenoiserFp8 | Change::DenoiserBf16 | Change::Qlora => 2,
         _ => 3,
@@ -284,6 +285,11 @@ fn candidates(s: &Scenario, e: &Estimate) -> Vec<(Change, Scenario)> {
 }
 
 fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
+    // The proposer goes before anything the user asked for (context, requests): it buys speed,
+    // not capacity.
+    if s.speculative.is_some() {
+        out.push((Change::NoSpeculative, with(s, |t| t.speculative = None)));
+    }
     let plan = e.plan.as_ref();
     if let (Some(p), Some(engine)) = (plan, &s.engine) {
         let tp = u64::from(if p.split == Split::TensorParallel {

@@ -3,6 +3,7 @@
 //! parallelism, KV cache type) and `llama-server` (GGUF type, layers, context, slots, split).
 
 use super::{gpus, repo, shape};
+use crate::budget::draft::SpeculativeMethod;
 use crate::engine::Engine;
 use crate::format::WeightFormat;
 use crate::scenario::{ModelSource, Scenario};
@@ -111,6 +112,20 @@ pub fn vllm_command(s: &Scenario) -> String {
     if let Some(r) = v.max_lora_rank {
         cmd.push_str(&format!(" \\\n  --enable-lora --max-lora-rank {r}"));
     }
+    if let Some(spec) = &s.speculative {
+        let config = match spec.method {
+            SpeculativeMethod::Mtp => format!(
+                r#"{{"method":"mtp","num_speculative_tokens":{}}}"#,
+                spec.tokens()
+            ),
+            SpeculativeMethod::DraftModel => format!(
+                r#"{{"model":"{}","num_speculative_tokens":{}}}"#,
+                super::repo_of(spec.draft.as_ref()).0,
+                spec.tokens()
+            ),
+        };
+        cmd.push_str(&format!(" \\\n  --speculative-config '{config}'"));
+    }
     cmd
 }
 
@@ -192,8 +207,22 @@ pub fn llama_server_command(s: &Scenario) -> String {
             .filter(|n| *n > 0)
             .map_or(String::new(), |n| format!(" \\\n  --n-cpu-moe {n}"))
     };
+    // `-md`: the draft's GGUF in its own format (the target's unless the scenario names one).
+    let draft = s
+        .speculative
+        .as_ref()
+        .filter(|spec| spec.method == SpeculativeMethod::DraftModel)
+        .map_or(String::new(), |spec| {
+            let (draft_repo, _) = super::repo_of(spec.draft.as_ref());
+            let draft_name = draft_repo.rsplit('/').next().unwrap_or("draft");
+            let draft_quant = gguf_type(spec.draft_weights.unwrap_or(s.weights));
+            format!(
+                " \\\n  -md {draft_name}-{draft_quant}.gguf --draft-max {}",
+                spec.tokens()
+            )
+        });
     format!(
-        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{cpu_moe}{split}",
+        "llama-server -m {name}-{quant}.gguf \\\n  -c {n_ctx} -np {n_parallel} -ngl {ngl} \\\n  -b {} -ub {} -fa {} \\\n  -ctk {} -ctv {}{}{cpu_moe}{draft}{split}",
         l.n_batch,
         l.n_ubatch,
         if l.flash_attn { "on" } else { "off" },

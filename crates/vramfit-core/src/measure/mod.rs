@@ -221,7 +221,12 @@ pub fn comparable(e: &crate::Estimate) -> Comparable {
 }
 
 fn repo(s: &Scenario) -> (String, Option<&'static CatalogModel>) {
-    match &s.model {
+    repo_of(s.model.as_ref())
+}
+
+/// The Hub repo a model source loads (a placeholder path for a pasted config).
+fn repo_of(model: Option<&ModelSource>) -> (String, Option<&'static CatalogModel>) {
+    match model {
         None => ("path/to/model".into(), None),
         Some(ModelSource::Catalog(id)) => match catalog::lookup(id) {
             // A repo id (`Qwen/Qwen2.5-7B-Instruct-AWQ`) is what the user loads; a catalog id loads

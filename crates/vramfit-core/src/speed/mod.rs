@@ -253,7 +253,12 @@ fn experts_touched(job: &Job, batch: f64) -> f64 {
 /// Bytes a decode step of `batch` sequences reads per token position from the weights, whole
 /// model: the non-expert active weights and the routed experts the batch touches.
 fn weight_bytes_read(job: &Job, whole_bytes: u64, batch: f64) -> f64 {
-    let arch = job.arch;
+    whole_bytes as f64 * read_share(job.arch, batch)
+}
+
+/// The share of `arch`'s weights a step of `batch` tokens reads: the non-expert active weights
+/// and the routed experts the batch touches.
+fn read_share(arch: &crate::model::ModelArch, batch: f64) -> f64 {
     let total = arch.param_count().max(1) as f64;
     let active = arch.active_param_count() as f64;
     let share = match arch.moe {
@@ -267,7 +272,7 @@ fn weight_bytes_read(job: &Job, whole_bytes: u64, batch: f64) -> f64 {
         }
         _ => active / total,
     };
-    whole_bytes as f64 * share.clamp(0.0, 1.0)
+    share.clamp(0.0, 1.0)
 }
 
 fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSpeed> {
@@ -296,43 +301,72 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     // every layer, routed experts (`--cpu-moe`, `--n-cpu-moe`) at the share of experts the batch
     // touches.
     let host = HostWeights::of(job);
-    let read = weight_bytes_read(job, whole, batch);
-    let layer_share = if whole == 0 {
-        0.0
-    } else {
-        (host.layers.min(whole) as f64 / whole as f64).min(1.0)
-    };
-    let weights_host =
-        (read * layer_share + host.experts as f64 * experts_touched(job, batch)).min(read);
-    let weights_gpu = (read - weights_host) / tp as f64;
     let mean_context = (job.context_tokens / 2).max(1);
     let kv =
         crate::budget::kv_cache::per_sequence(arch, mean_context, tp, job.kv_cache.bits()) as f64;
     let active = arch.active_param_count() as f64;
     let q_width = f64::from(arch.heads) * f64::from(arch.head_dim);
     let peak = peak_tflops(m, gpu, job.weights, engine) * 1e12;
-    let decode_flops =
-        batch * (2.0 * active + 4.0 * layers * q_width * mean_context as f64) / tp as f64;
-    let t_mem = (weights_gpu + batch * kv) / bw;
-    let t_host = weights_host / (host.bandwidth_gb_s * 1e9);
-    let t_compute = decode_flops / (peak * fitted::GEMM_PREFILL_SHARE);
     let overhead = layers * fitted::decode_layer_overhead_s(backend(gpu));
-    let comm = 2.0 * layers * all_reduce_s(gpu, tp, batch * f64::from(arch.hidden) * 2.0);
-    let step = t_mem.max(t_compute) + t_host + overhead + comm;
-    let basis = if t_host > t_mem.max(t_compute) {
-        Bound::HostMemory
-    } else if t_compute > t_mem {
-        Bound::Compute
-    } else {
-        Bound::Memory
+    // One forward step of the target over `rows` new tokens of each sequence (1 when decoding,
+    // the proposals plus one when verifying a speculation): the weights (and the experts those
+    // tokens touch) read once, each sequence's cache read once, the FLOPs of every row.
+    let target_step = |rows: f64| {
+        let tokens = batch * rows;
+        let read = weight_bytes_read(job, whole, tokens);
+        let layer_share = if whole == 0 {
+            0.0
+        } else {
+            (host.layers.min(whole) as f64 / whole as f64).min(1.0)
+        };
+        let weights_host =
+            (read * layer_share + host.experts as f64 * experts_touched(job, tokens)).min(read);
+        let weights_gpu = (read - weights_host) / tp as f64;
+        let flops =
+            tokens * (2.0 * active + 4.0 * layers * q_width * mean_context as f64) / tp as f64;
+        let t_mem = (weights_gpu + batch * kv) / bw;
+        let t_host = weights_host / (host.bandwidth_gb_s * 1e9);
+        let t_compute = flops / (peak * fitted::GEMM_PREFILL_SHARE);
+        let comm = 2.0 * layers * all_reduce_s(gpu, tp, tokens * f64::from(arch.hidden) * 2.0);
+        let basis = if t_host > t_mem.max(t_compute) {
+            Bound::HostMemory
+        } else if t_compute > t_mem {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        };
+        (
+            t_mem.max(t_compute) + t_host + overhead + comm,
+            basis,
+            weights_host,
+        )
+    };
+    // Speculative decoding: each verification of `k` proposals costs one target step over
+    // `k + 1` rows and `k` proposer steps (its weights and cache read, memory-bound), and
+    // yields `Draft::tokens_per_step` tokens on average.
+    let (step, basis, weights_host) = match job.draft {
+        Some(d) => {
+            let k = f64::from(d.num_tokens);
+            let (verify, basis, host_read) = target_step(k + 1.0);
+            let d_kv = d.kv_bytes(mean_context, tp, job.kv_cache.bits()) as f64;
+            let d_read = d.weights_per_gpu(tp) as f64 * read_share(&d.arch, batch);
+            let d_step = (d_read + batch * d_kv) / bw
+                + f64::from(d.arch.layers) * fitted::decode_layer_overhead_s(backend(gpu));
+            (
+                (verify + k * d_step) / d.tokens_per_step(),
+                basis,
+                host_read,
+            )
+        }
+        None => target_step(1.0),
     };
     let prompt = job.context_tokens.max(1) as f64;
     let prefill_s = prefill_seconds(job, gpu, m, engine, prompt, tp)
         + comm_prefill(gpu, job, tp)
         + host.prefill_copy_s(job, prompt);
-    // The calibration rows all hold their weights on the GPUs: a plan reading host RAM is outside
-    // what they measured.
-    let calibrated = llama_cpp && weights_host == 0.0;
+    // The calibration rows all hold their weights on the GPUs and decode without a proposer: a
+    // plan reading host RAM or speculating is outside what they measured.
+    let calibrated = llama_cpp && weights_host == 0.0 && job.draft.is_none();
     let band = |b: u32| {
         if calibrated {
             b
