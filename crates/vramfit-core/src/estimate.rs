@@ -307,6 +307,7 @@ impl Prepared {
                         u64::from(m) * crate::bytes::MIB
                     }),
                 draft: self.draft.as_ref(),
+                device_free: None,
             },
             workload: &scenario.workload,
             engine: scenario.engine.as_ref(),
@@ -339,6 +340,9 @@ pub fn user_plan(
     scenario: &Scenario,
     prepared: &Prepared,
 ) -> Result<(Option<Plan>, Option<Warning>), ScenarioError> {
+    if !scenario.hardware.gpus.is_empty() {
+        return mixed_user_plan(scenario, prepared);
+    }
     let Some(card) = chosen_card(scenario)? else {
         return Ok((None, None));
     };
@@ -373,6 +377,61 @@ pub fn user_plan(
             split,
             scenario.headroom_percent,
         )),
+        warning,
+    ))
+}
+
+/// The components of the whole deployment: every card's, summed by component (cards of one
+/// kind hold the same).
+fn deployment(p: &Plan) -> Vec<Component> {
+    if p.per_card.is_empty() {
+        return p
+            .per_gpu_components
+            .iter()
+            .map(|c| Component {
+                id: c.id,
+                bytes: crate::bytes::mul(c.bytes, u64::from(p.count)),
+            })
+            .collect();
+    }
+    let mut out: Vec<Component> = Vec::new();
+    for c in p.per_card.iter().flat_map(|card| &card.components) {
+        match out.iter_mut().find(|o| o.id == c.id) {
+            Some(o) => o.bytes = crate::bytes::add(o.bytes, c.bytes),
+            None => out.push(*c),
+        }
+    }
+    out
+}
+
+/// The plan over a mixed machine's cards (`hardware.gpus`), and the warning when tensor parallel
+/// cannot divide the heads over them (the layers are split instead).
+fn mixed_user_plan(
+    scenario: &Scenario,
+    prepared: &Prepared,
+) -> Result<(Option<Plan>, Option<Warning>), ScenarioError> {
+    let cards = scenario
+        .hardware
+        .mixed_ids()
+        .into_iter()
+        .map(|id| {
+            catalog::gpu(id)
+                .map(Card::from_catalog)
+                .ok_or_else(|| ScenarioError::UnknownGpu { id: id.to_string() })
+        })
+        .collect::<Result<Vec<Card>, ScenarioError>>()?;
+    let count = u32::try_from(cards.len()).unwrap_or(u32::MAX);
+    let arch = &prepared.arch;
+    let warning = multi_gpu_split(arch, scenario.engine.as_ref(), &scenario.workload, count)
+        .is_none()
+        .then_some(Warning::TensorParallelIndivisible {
+            heads: arch.heads,
+            kv_heads: arch.kv_heads,
+            count,
+        });
+    let base = prepared.inputs(scenario);
+    Ok((
+        crate::plan::mixed_plan(&base, &cards, scenario.headroom_percent),
         warning,
     ))
 }
@@ -422,18 +481,7 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
     let (chosen, split_warning) = user_plan(scenario, &prepared)?;
     let mut warnings: Vec<Warning> = split_warning.into_iter().collect();
     let plan = chosen.or_else(|| recommendation.best.clone());
-    let components: Vec<Component> = plan
-        .as_ref()
-        .map(|p| {
-            p.per_gpu_components
-                .iter()
-                .map(|c| Component {
-                    id: c.id,
-                    bytes: crate::bytes::mul(c.bytes, u64::from(p.count)),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let components: Vec<Component> = plan.as_ref().map(deployment).unwrap_or_default();
     collect_warnings(
         &mut warnings,
         &prepared.arch,

@@ -129,7 +129,7 @@ pub use training::{
 
 // The scenario, aggregating the workloads (layer 6).
 pub use scenario::{
-    Hardware, ModelSource, RecommendBy, Scenario, Speculative, Workload, WorkloadKind,
+    CardEntry, Hardware, ModelSource, RecommendBy, Scenario, Speculative, Workload, WorkloadKind,
     DEFAULT_MODEL, DEFAULT_REACH,
 };
 // Which software runs on which card (layer 7).
@@ -138,7 +138,7 @@ pub use stack::StackGap;
 // Plans and what evaluates many plans (layers 8–9): verdicts, the curve, warnings, fixes.
 pub use change::{Change, Fix};
 pub use inverse::{CurveAxis, CurvePoint};
-pub use plan::{Plan, Split, Verdict, VerdictReason};
+pub use plan::{CardUse, Plan, Split, Verdict, VerdictReason};
 pub use price::{Cost, PriceSource};
 pub use recommend::{LeftOut, Offer, Recommendation};
 pub use speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};

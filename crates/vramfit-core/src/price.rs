@@ -45,8 +45,23 @@ pub fn card_price(id: &str, user: &BTreeMap<String, f64>) -> Option<(f64, PriceS
 
 /// The cost of `plan` running at `speed`; `None` when its card has no price.
 pub fn of_plan(plan: &Plan, speed: Option<&Speed>, user: &BTreeMap<String, f64>) -> Option<Cost> {
-    let (per_card, price_source) = card_price(plan.card.gpu?, user)?;
-    let usd_per_hour = per_card * f64::from(plan.count.max(1));
+    let (usd_per_hour, price_source) = if plan.per_card.is_empty() {
+        let (per_card, source) = card_price(plan.card.gpu?, user)?;
+        (per_card * f64::from(plan.count.max(1)), source)
+    } else {
+        // A mixed machine: every card's price, all of them known; the user's where any is.
+        let prices: Vec<(f64, PriceSource)> = plan
+            .per_card
+            .iter()
+            .map(|c| card_price(c.gpu, user))
+            .collect::<Option<_>>()?;
+        let source = if prices.iter().any(|(_, s)| *s == PriceSource::User) {
+            PriceSource::User
+        } else {
+            PriceSource::Reference
+        };
+        (prices.iter().map(|(p, _)| p).sum(), source)
+    };
     let usd_per_million_output_tokens = speed
         .and_then(Speed::output_tokens_per_s)
         .filter(|t| *t > 0.0 && t.is_finite())

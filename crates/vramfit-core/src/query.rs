@@ -11,6 +11,7 @@
 //! | `train` | `workload.train` (compact JSON) |
 //! | `gpu` / `mem`, `n` | `hardware.{gpu, gpu_memory_gib, count}` |
 //! | `cuda_ctx` | `hardware.cuda_context_mib` |
+//! | `gpus` | `hardware.gpus` (compact JSON, e.g. `[{"gpu":"rtx-5090"},{"gpu":"rtx-4080"}]`) |
 //! | `headroom` | `headroom_percent` |
 //! | `engine` | `engine` (compact JSON, e.g. `{"vllm":{"gpu_memory_utilization":0.9}}`) |
 //! | `unquantized` | `unquantized_modules` (compact JSON array) |
@@ -84,6 +85,12 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     }
     if s.hardware.count != 1 {
         out.push(("n", s.hardware.count.to_string()));
+    }
+    if !s.hardware.gpus.is_empty() {
+        out.push((
+            "gpus",
+            serde_json::to_string(&s.hardware.gpus).unwrap_or_default(),
+        ));
     }
     if let Some(mib) = s.hardware.cuda_context_mib {
         out.push(("cuda_ctx", mib.to_string()));
@@ -276,6 +283,12 @@ fn fall_back(
                 };
                 (param, old)
             }
+            // A mixed machine that cannot be (too many cards, beside a `gpu`, for a workload
+            // that is not a server's) leaves the link's other cards as they are.
+            Field::GpuCount | Field::Hardware if !s.hardware.gpus.is_empty() => (
+                "gpus",
+                serde_json::to_string(&std::mem::take(&mut s.hardware.gpus)).unwrap_or_default(),
+            ),
             Field::GpuCount => ("n", std::mem::replace(&mut s.hardware.count, 1).to_string()),
             Field::GpuMemory | Field::Hardware => {
                 let Some(old) = s.hardware.gpu_memory_gib.take() else {
@@ -430,6 +443,15 @@ fn apply(s: &mut Scenario, key: &str, value: &str) -> bool {
             set(&mut s.hardware.gpu_memory_gib, parsed.map(Some))
         }
         "n" => set(&mut s.hardware.count, whole(value)),
+        "gpus" => match serde_json::from_str::<Vec<crate::scenario::CardEntry>>(value) {
+            Ok(cards) if cards.iter().all(|c| catalog::gpu(&c.gpu).is_some()) => {
+                s.hardware.gpus = cards;
+                s.hardware.gpu = None;
+                s.hardware.gpu_memory_gib = None;
+                true
+            }
+            _ => false,
+        },
         "cuda_ctx" => set(&mut s.hardware.cuda_context_mib, whole(value).map(Some)),
         "weights_bytes" => set(
             &mut s.weights_bytes,

@@ -335,6 +335,21 @@ pub struct Hardware {
     /// 0.35 GiB (lazy module loading).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cuda_context_mib: Option<u32>,
+    /// Different cards in one machine (serving), in device order: `[{"gpu": "rtx-5090"},
+    /// {"gpu": "rtx-4080", "count": 2}]`. Replaces `gpu`, `gpu_memory_gib` and `count`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus: Vec<CardEntry>,
+}
+
+/// One kind of card of a mixed machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardEntry {
+    /// Catalog GPU id.
+    pub gpu: String,
+    /// Cards of this kind (default 1).
+    #[serde(default = "one")]
+    pub count: u32,
 }
 
 fn one() -> u32 {
@@ -462,6 +477,25 @@ impl Scenario {
         if self.hardware.gpu.is_some() && self.hardware.gpu_memory_gib.is_some() {
             errs.push((Field::Hardware, RangeError::Invalid));
         }
+        if !self.hardware.gpus.is_empty() {
+            // Mixed cards are named card by card (not beside `gpu` or a typed size), and are a
+            // server's: training and generation plan over cards of one kind.
+            let alone = self.hardware.gpu.is_none() && self.hardware.gpu_memory_gib.is_none();
+            let serving = matches!(self.workload, Workload::Inference(_));
+            if !alone || !serving {
+                errs.push((Field::Hardware, RangeError::Invalid));
+            }
+            let cards: u64 = self.hardware.gpus.iter().map(|e| u64::from(e.count)).sum();
+            if self.hardware.gpus.iter().any(|e| e.count == 0) || cards > u64::from(MAX_GPUS) {
+                errs.push((
+                    Field::GpuCount,
+                    RangeError::Between {
+                        min: 1.0,
+                        max: f64::from(MAX_GPUS),
+                    },
+                ));
+            }
+        }
         if let Some(engine) = &self.engine {
             errs.extend(engine.validate());
         }
@@ -506,6 +540,15 @@ impl Default for Hardware {
 }
 
 impl Hardware {
+    /// The catalog ids of a mixed machine, one per card in device order (empty unless `gpus`
+    /// is given).
+    pub fn mixed_ids(&self) -> Vec<&str> {
+        self.gpus
+            .iter()
+            .flat_map(|e| std::iter::repeat_n(e.gpu.as_str(), e.count as usize))
+            .collect()
+    }
+
     /// One card, to be recommended.
     pub fn default_one() -> Hardware {
         Hardware {
@@ -513,6 +556,7 @@ impl Hardware {
             gpu_memory_gib: None,
             count: 1,
             cuda_context_mib: None,
+            gpus: Vec::new(),
         }
     }
 }

@@ -32,6 +32,7 @@ fn scenario(
             gpu_memory_gib: Some(gpu_gib),
             count,
             cuda_context_mib: None,
+            gpus: Vec::new(),
         },
         headroom_percent: 10,
         engine: None,

@@ -19,6 +19,8 @@ pub enum Input {
     GpuMemory,
     /// GPU count.
     Count,
+    /// Cards of the second type.
+    SecondCount,
     /// Headroom percent.
     Headroom,
     /// An engine setting, by flag name.

@@ -13,7 +13,7 @@ use vramfit_core::catalog::Availability;
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::{Field, RangeError, SCENARIO_VERSION};
 use vramfit_core::{
-    resolve_model, Estimate, Hardware, Inference, KvCacheFormat, ModelArch, ModelSource,
+    resolve_model, CardEntry, Estimate, Hardware, Inference, KvCacheFormat, ModelArch, ModelSource,
     RecommendBy, Scenario, ScenarioError, Train, WeightFormat, Workload, WorkloadKind,
     DEFAULT_MODEL,
 };
@@ -49,6 +49,10 @@ pub struct Form {
     pub memory: RwSignal<String>,
     /// GPU count.
     pub count: RwSignal<String>,
+    /// A second card type in the same machine ("" = none): a catalog id.
+    pub gpu2: RwSignal<String>,
+    /// Cards of the second type.
+    pub count2: RwSignal<String>,
     /// Headroom percent.
     pub headroom: RwSignal<String>,
     /// The serving engine's knobs.
@@ -114,11 +118,18 @@ impl Form {
                 serde_json::to_string_pretty(v).unwrap_or_default(),
             ),
         };
-        let gpu = match (&s.hardware.gpu, s.hardware.gpu_memory_gib) {
-            (Some(id), _) => id.clone(),
-            (None, Some(_)) => GPU_CUSTOM.to_string(),
-            (None, None) => GPU_RECOMMEND.to_string(),
+        // A mixed machine shows as its first two kinds of card (the page has two card fields).
+        let mixed = &s.hardware.gpus;
+        let gpu = match (mixed.first(), &s.hardware.gpu, s.hardware.gpu_memory_gib) {
+            (Some(first), _, _) => first.gpu.clone(),
+            (None, Some(id), _) => id.clone(),
+            (None, None, Some(_)) => GPU_CUSTOM.to_string(),
+            (None, None, None) => GPU_RECOMMEND.to_string(),
         };
+        let count = mixed.first().map_or(s.hardware.count, |c| c.count);
+        let (gpu2, count2) = mixed
+            .get(1)
+            .map_or((String::new(), 1), |c| (c.gpu.clone(), c.count));
         Form {
             model: RwSignal::new(model),
             exact_weights: RwSignal::new(s.weights_bytes.map(|bytes| ExactWeights {
@@ -150,7 +161,9 @@ impl Form {
                     .map(vramfit_core::num::shortest)
                     .unwrap_or_else(|| "24".into()),
             ),
-            count: RwSignal::new(s.hardware.count.to_string()),
+            count: RwSignal::new(count.to_string()),
+            gpu2: RwSignal::new(gpu2),
+            count2: RwSignal::new(count2.to_string()),
             headroom: RwSignal::new(s.headroom_percent.to_string()),
             engine: EngineForm::new(s.engine.as_ref()),
             workload: RwSignal::new(workload),
@@ -233,6 +246,9 @@ impl Form {
             (1, 1, vramfit_core::limits::DEFAULT_PREFILL_CHUNK_TOKENS)
         };
         let count = whole(Input::Count, self.count.get());
+        let gpu2 = self.gpu2.get();
+        let count2 =
+            (serving && !gpu2.is_empty()).then(|| whole(Input::SecondCount, self.count2.get()));
         let headroom_percent = whole(Input::Headroom, self.headroom.get());
         let gpu = self.gpu.get();
         let gpu_memory_gib = if gpu == GPU_CUSTOM {
@@ -245,6 +261,26 @@ impl Form {
             }
         } else {
             None
+        };
+        let catalog_card = gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM;
+        let hardware = if let (true, Some(count2)) = (catalog_card, count2) {
+            Hardware {
+                gpus: vec![
+                    CardEntry { gpu, count },
+                    CardEntry {
+                        gpu: gpu2,
+                        count: count2,
+                    },
+                ],
+                ..Hardware::default_one()
+            }
+        } else {
+            Hardware {
+                gpu: catalog_card.then_some(gpu),
+                gpu_memory_gib,
+                count,
+                ..Hardware::default_one()
+            }
         };
         let config = self.config.get();
         let config_text = config.clone();
@@ -305,12 +341,7 @@ impl Form {
             }),
             kv_cache: KvCacheFormat::from_id(&self.kv.get()),
             workload,
-            hardware: Hardware {
-                gpu: (gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM).then_some(gpu),
-                gpu_memory_gib,
-                count,
-                cuda_context_mib: None,
-            },
+            hardware,
             headroom_percent,
             engine,
             prices_usd_per_hour: self.prices(&mut problems),

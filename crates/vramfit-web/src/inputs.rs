@@ -197,6 +197,26 @@ pub fn Inputs(
                     <NumberField id="count" label=t(l, Key::CountLabel) value=form.count error=error(Input::Count) />
                     <NumberField id="headroom" label=t(l, Key::HeadroomLabel) value=form.headroom error=error(Input::Headroom) />
                 </div>
+                // A second kind of card beside a catalog card, for a server (a machine with a 5090
+                // and a 4080).
+                <Show when=move || form.workload.get() == WorkloadKind::Inference
+                    && form.gpu.with(|g| g != GPU_RECOMMEND && g != GPU_CUSTOM)>
+                    <div class="row">
+                        <div class="field">
+                            <label for="gpu2">{t(l, Key::SecondCardLabel)}</label>
+                            <select id="gpu2" data-testid="gpu2" on:change=move |ev| form.gpu2.set(event_target_value(&ev))
+                                inner_html=move || options_html(
+                                    std::iter::once((String::new(), t(l, Key::SecondCardNone).to_string()))
+                                        .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::text::card_option(g)))),
+                                    &form.gpu2.get(),
+                                )>
+                            </select>
+                        </div>
+                        <Show when=move || !form.gpu2.get().is_empty()>
+                            <NumberField id="count2" label=t(l, Key::SecondCountLabel) value=form.count2 error=error(Input::SecondCount) />
+                        </Show>
+                    </div>
+                </Show>
                 <Show when=move || form.gpu.get() == GPU_RECOMMEND>
                     <div class="row">
                         <SelectField id="rank" label=t(l, Key::RankLabel) value=form.rank

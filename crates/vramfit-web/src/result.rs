@@ -9,7 +9,7 @@ use crate::numbers::{gb, gib, params, share};
 use crate::speed_view::{Offers, Pace, SpeedLine};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::{ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};
+use vramfit_core::{CardUse, ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
@@ -103,6 +103,35 @@ pub fn PlanView(
                 })}
                 <tr><th scope="row">{t(l, Key::CardCapacity)}</th><td>{gib(l, plan.card.capacity_bytes)}</td><td>{gb(l, plan.card.capacity_bytes)}</td></tr>
             </tfoot>
+        </table>
+        {(!plan.per_card.is_empty()).then(|| view! { <PerCard cards=plan.per_card.clone() l=l /> })}
+    }
+}
+
+/// A mixed machine's cards, in device order: what each holds of its memory, and the one whose
+/// verdict the plan is.
+#[component]
+fn PerCard(cards: Vec<CardUse>, l: Locale) -> impl IntoView {
+    view! {
+        <table class="components per-card" data-testid="per-card">
+            <caption>{t(l, Key::PerCardCaption)}</caption>
+            <thead><tr>
+                <th scope="col">{t(l, Key::CardLabel)}</th>
+                <th scope="col">{t(l, Key::PerCardUsed)}" (GiB)"</th>
+                <th scope="col">{t(l, Key::CardCapacity)}" (GiB)"</th>
+            </tr></thead>
+            <tbody>
+                {cards.into_iter().map(|c| {
+                    let name = vramfit_core::catalog::gpu(c.gpu).map_or(c.gpu, |g| g.name);
+                    view! {
+                        <tr data-testid=format!("card-{}", c.gpu)>
+                            <th scope="row">{name}{c.sets_limit.then(|| format!(" — {}", t(l, Key::PerCardLimit)))}</th>
+                            <td>{gib(l, c.bytes)}</td>
+                            <td>{gib(l, c.capacity_bytes)}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
         </table>
     }
 }

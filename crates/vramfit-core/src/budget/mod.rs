@@ -332,6 +332,9 @@ pub struct BudgetInputs<'a> {
     pub cuda_context_bytes: u64,
     /// Speculative decoding's proposer (serving only), placed beside the target by the engine.
     pub draft: Option<&'a draft::Draft>,
+    /// Free memory of each card of a mixed machine, in device order (llama.cpp splits layers in
+    /// proportion to it); `None` for cards of one kind.
+    pub device_free: Option<&'a [u64]>,
 }
 
 impl BudgetInputs<'_> {

@@ -38,7 +38,7 @@ use super::ratio;
 use crate::budget::draft::Draft;
 use crate::budget::kv_cache::{self, state_in_layers, StateStorage};
 use crate::budget::Card;
-use crate::budget::{components, BudgetInputs, ComponentId};
+use crate::budget::{components, BudgetInputs, Component, ComponentId};
 use crate::budget::{GpuBudget, KvReport};
 use crate::bytes::{add, mul, prod, round_up, sum, MIB};
 use crate::catalog::GpuArch;
@@ -401,6 +401,33 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
     }
 }
 
+/// Each device's run of layers `[lo, hi)` under llama.cpp's default split by free memory: layer
+/// `il` of the `ngl` offloaded (from `gpu_start`) goes to the first device whose cumulative share
+/// of the free memory exceeds `(il − gpu_start) / ngl`. A device given no layer holds an empty run.
+fn split_bounds(free: &[u64], gpu_start: u64, ngl: u64, n_layer: u64) -> Vec<(u64, u64)> {
+    let total: f64 = free.iter().map(|&f| f as f64).sum::<f64>().max(1.0);
+    let mut cumulative = Vec::with_capacity(free.len());
+    let mut running = 0.0;
+    for &f in free {
+        running += f as f64 / total;
+        cumulative.push(running);
+    }
+    let last = free.len().saturating_sub(1);
+    let device_of = |il: u64| {
+        let x = (il - gpu_start) as f64 / ngl.max(1) as f64;
+        cumulative.iter().position(|&c| c > x).unwrap_or(last)
+    };
+    let mut bounds = vec![(n_layer, n_layer); free.len()];
+    for il in gpu_start..n_layer {
+        let (lo, hi) = &mut bounds[device_of(il)];
+        if *lo == n_layer {
+            *lo = il;
+        }
+        *hi = il + 1;
+    }
+    bounds
+}
+
 /// A draft model's buffers on each card under llama.cpp.
 #[derive(Clone, Copy, Debug, Default)]
 struct DraftBuffers {
@@ -461,6 +488,22 @@ fn draft_buffers(d: &Draft, l: &LlamaCpp, n_ctx: u64, n_seq: u64, devices: u64) 
 /// runs: each device's weights come from the footprint's running sums and its KV from the counts
 /// of global and local layers in its run, so the work does not grow with the depth.
 pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBudget {
+    layout(l, inp, card).0
+}
+
+/// Every card's components under llama.cpp, in device order (what `llama_cpp_budget` reports
+/// for the fullest of them).
+pub fn device_components(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> Vec<Vec<Component>> {
+    layout(l, inp, card).1
+}
+
+/// The device of each run of layers, and every device's total: runs of equal length for cards of
+/// one kind; for a mixed machine llama.cpp's default split (`llama_model::load_tensors`): each
+/// device's share is its free memory over the sum, and layer `il` goes to the first device whose
+/// cumulative share exceeds `il / n_gpu_layers` (`std::upper_bound` over the cumulative splits).
+/// The budget reported is the fullest device's: by bytes, or for a mixed machine by bytes over
+/// its free memory.
+fn layout(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> (GpuBudget, Vec<Vec<Component>>) {
     let a = inp.arch;
     let devices = inp.tp();
     let n_layer = u64::from(a.layers);
@@ -480,7 +523,14 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
     // Contiguous runs of GPU layers per device; device d holds layers [start + d·share, …), the
     // last device whatever remains.
     let share = gpu_layers.div_ceil(devices).max(1);
+    let free = inp
+        .device_free
+        .filter(|f| f.len() as u64 == devices && devices > 1);
+    let bounds = free.map(|f| split_bounds(f, gpu_start, ngl, n_layer));
     let run = |d: u64| {
+        if let Some(b) = &bounds {
+            return b[d as usize];
+        }
         let lo = gpu_start.saturating_add(d.saturating_mul(share));
         let hi = if d + 1 >= devices {
             n_layer
@@ -688,29 +738,11 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,
         _ => 4 * MIB,
     };
-    // The fullest device.
-    let (d, _) = (0..devices)
-        .map(|d| {
-            (
-                d,
-                sum([
-                    dev_weights[d as usize],
-                    dev_kv[d as usize],
-                    dev_rs[d as usize],
-                    compute_of(d),
-                ]),
-            )
-        })
-        .max_by_key(|(_, total)| *total)
-        .unwrap_or((0, 0));
     let draft = inp.draft.map_or(DraftBuffers::default(), |dr| {
         draft_buffers(dr, l, n_ctx, n_seq, devices)
     });
-    let kv_total = add(sum(dev_kv.iter().copied()), host_kv);
-    let host_compute = add(unit, mask);
-    let output_buffer = prod(&[u64::from(a.vocab), 4, n_seq]);
-    GpuBudget {
-        components: components(&[
+    let device_components = |d: u64| {
+        components(&[
             (ComponentId::Weights, dev_weights[d as usize]),
             (ComponentId::DraftWeights, draft.weights),
             (ComponentId::KvCache, dev_kv[d as usize]),
@@ -720,7 +752,27 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
             (ComponentId::DraftActivations, draft.compute),
             (ComponentId::CudaContext, inp.cuda_context_bytes),
             (ComponentId::CublasWorkspace, cublas),
-        ]),
+        ])
+    };
+    let per_device: Vec<Vec<Component>> = (0..devices).map(device_components).collect();
+    let totals: Vec<u64> = per_device.iter().map(|c| crate::budget::total(c)).collect();
+    // The fullest device: by bytes, or over its free memory on a mixed machine.
+    let d = match free {
+        Some(f) => (0..devices)
+            .max_by(|&a, &b| {
+                let fill = |i: u64| totals[i as usize] as f64 / f[i as usize].max(1) as f64;
+                fill(a).total_cmp(&fill(b))
+            })
+            .unwrap_or(0),
+        None => (0..devices)
+            .max_by_key(|&i| totals[i as usize])
+            .unwrap_or(0),
+    };
+    let kv_total = add(sum(dev_kv.iter().copied()), host_kv);
+    let host_compute = add(unit, mask);
+    let output_buffer = prod(&[u64::from(a.vocab), 4, n_seq]);
+    let budget = GpuBudget {
+        components: per_device[d as usize].clone(),
         report: Some(KvReport {
             kv_cache_bytes: kv_total,
             kv_cache_tokens: cells,
@@ -732,7 +784,8 @@ pub fn llama_cpp_budget(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> GpuBud
         failure: None,
         preallocates: false,
         phase: None,
-    }
+    };
+    (budget, per_device)
 }
 
 #[cfg(test)]

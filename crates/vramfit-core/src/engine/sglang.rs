@@ -314,6 +314,7 @@ mod tests {
             gpu_arch: None,
             cuda_context_bytes: runtime::CUDA_CONTEXT_BYTES,
             draft: None,
+            device_free: None,
         };
         let card = Card {
             gpu: None,

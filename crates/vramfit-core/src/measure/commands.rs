@@ -191,7 +191,27 @@ pub fn llama_server_command(s: &Scenario) -> String {
         .n_ctx
         .map_or(u64::from(context) * u64::from(n_parallel), u64::from);
     let ngl = l.n_gpu_layers.map_or("999".to_string(), |n| n.to_string());
-    let split = if gpus(s) > 1 {
+    // A mixed machine's split as llama.cpp chooses it by default (each card's free memory,
+    // here its reported memory less the CUDA context, in GiB to a tenth), printed so the run is
+    // the one estimated.
+    let ratios: Vec<String> = s
+        .hardware
+        .mixed_ids()
+        .iter()
+        .filter_map(|id| crate::catalog::gpu(id))
+        .map(|g| {
+            let free = g
+                .capacity_bytes()
+                .saturating_sub(crate::budget::runtime::CUDA_CONTEXT_BYTES);
+            format!("{:.1}", crate::bytes::to_gib(free))
+        })
+        .collect();
+    let split = if ratios.len() > 1 {
+        format!(
+            " \\\n  --split-mode layer --tensor-split {}",
+            ratios.join(",")
+        )
+    } else if gpus(s) > 1 {
         format!(
             " \\\n  --split-mode layer --tensor-split {}",
             vec!["1"; gpus(s) as usize].join(",")

@@ -322,10 +322,14 @@ print(f'total_gib: {{total / GIB:.2f}}')
 
 /// GPUs of the scenario's plan (its `hardware.count`, or the engine's tensor-parallel size).
 fn gpus(s: &Scenario) -> u32 {
+    let cards = match s.hardware.mixed_ids().len() {
+        0 => s.hardware.count,
+        n => u32::try_from(n).unwrap_or(u32::MAX),
+    };
     s.engine
         .as_ref()
         .and_then(Engine::tensor_parallel)
-        .unwrap_or(s.hardware.count)
+        .unwrap_or(cards)
         .max(1)
 }
 

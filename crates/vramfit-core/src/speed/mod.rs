@@ -107,8 +107,13 @@ impl Speed {
 /// The speed of `plan` for `job`; `None` for a typed memory size (no card to know the speed of)
 /// or a custom workload.
 pub fn of_plan(job: &Job, plan: &Plan) -> Option<Speed> {
-    let gpu = catalog::gpu(plan.card.gpu?)?;
-    let market = catalog::market(gpu.id)?;
+    let (gpu, market) = if plan.per_card.is_empty() {
+        let gpu = catalog::gpu(plan.card.gpu?)?;
+        (*gpu, *catalog::market(gpu.id)?)
+    } else {
+        mixed_card(plan)?
+    };
+    let (gpu, market) = (&gpu, &market);
     match job.workload {
         Workload::Inference(_) => serving(job, plan, gpu, market).map(Speed::Serving),
         Workload::Train(t) => work::training(job, t, plan, gpu, market).map(Speed::Training),
@@ -117,6 +122,49 @@ pub fn of_plan(job: &Job, plan: &Plan) -> Option<Speed> {
         }
         Workload::Custom(_) => None,
     }
+}
+
+/// The one card a mixed machine runs like. Tensor parallel waits for its slowest card at every
+/// layer: that card. A layer split runs the cards one after the other, each over its share of the
+/// weights: the slowest card's figures with its bandwidth and peaks replaced by the harmonic
+/// mean weighted by each card's share of the weights (`1 / Σ share_i / x_i`).
+fn mixed_card(plan: &Plan) -> Option<(Gpu, GpuMarket)> {
+    let cards: Vec<(&Gpu, &GpuMarket, f64)> = plan
+        .per_card
+        .iter()
+        .map(|c| {
+            let gpu = catalog::gpu(c.gpu)?;
+            let weights = c
+                .components
+                .iter()
+                .filter(|x| x.id == crate::budget::ComponentId::Weights)
+                .map(|x| x.bytes)
+                .sum::<u64>();
+            Some((gpu, catalog::market(gpu.id)?, weights as f64))
+        })
+        .collect::<Option<_>>()?;
+    let &(slowest, slowest_market, _) = cards.iter().min_by_key(|(g, _, _)| g.bandwidth_gb_s)?;
+    let (mut gpu, mut market) = (*slowest, *slowest_market);
+    if plan.split != Split::Layers {
+        return Some((gpu, market));
+    }
+    let total: f64 = cards.iter().map(|c| c.2).sum::<f64>().max(1.0);
+    let harmonic = |x: &dyn Fn(&Gpu, &GpuMarket) -> f64| {
+        1.0 / cards
+            .iter()
+            .map(|(g, m, w)| w / total / x(g, m).max(1e-9))
+            .sum::<f64>()
+            .max(1e-12)
+    };
+    gpu.bandwidth_gb_s = harmonic(&|g, _| f64::from(g.bandwidth_gb_s)).round() as u32;
+    market.tflops_16 = harmonic(&|_, m| m.tflops_16);
+    if cards.iter().all(|(_, m, _)| m.tflops_fp8.is_some()) {
+        market.tflops_fp8 = Some(harmonic(&|_, m| m.tflops_fp8.unwrap_or(0.0)));
+    }
+    if cards.iter().all(|(_, m, _)| m.tops_int8.is_some()) {
+        market.tops_int8 = Some(harmonic(&|_, m| m.tops_int8.unwrap_or(0.0)));
+    }
+    Some((gpu, market))
 }
 
 /// The backend llama.cpp runs on a card.
@@ -366,7 +414,8 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
         + host.prefill_copy_s(job, prompt);
     // The calibration rows all hold their weights on the GPUs and decode without a proposer: a
     // plan reading host RAM or speculating is outside what they measured.
-    let calibrated = llama_cpp && weights_host == 0.0 && job.draft.is_none();
+    let calibrated =
+        llama_cpp && weights_host == 0.0 && job.draft.is_none() && plan.per_card.is_empty();
     let band = |b: u32| {
         if calibrated {
             b

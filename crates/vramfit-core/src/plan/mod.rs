@@ -22,6 +22,9 @@ pub use crate::budget::{Card, PeakPhase};
 use crate::scenario::Workload;
 use serde::Serialize;
 
+mod mixed;
+pub use mixed::mixed_plan;
+
 /// How the GPUs of a plan share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -269,6 +272,25 @@ pub struct Plan {
     /// engine leaves the headroom unclaimed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine_fraction: Option<f64>,
+    /// A mixed machine's cards, in device order, each with what it holds (empty for cards of one
+    /// kind: every card holds `per_gpu_bytes`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_card: Vec<CardUse>,
+}
+
+/// One card of a mixed machine and what it holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CardUse {
+    /// Catalog id.
+    pub gpu: &'static str,
+    /// Bytes on it.
+    pub bytes: u64,
+    /// Its reported memory.
+    pub capacity_bytes: u64,
+    /// Whether this card sets the plan's limit (the verdict is this card's).
+    pub sets_limit: bool,
+    /// What it holds, by component.
+    pub components: Vec<Component>,
 }
 
 impl Plan {
@@ -339,6 +361,7 @@ impl Plan {
             start_failure: eb.failure,
             peak_phase: eb.phase,
             engine_fraction: None,
+            per_card: Vec::new(),
         }
     }
 
