@@ -209,11 +209,14 @@ fn utilization_range(plan: &Plan, headroom: u32) -> Option<UtilizationRange> {
     if cap <= 0.0 {
         return None;
     }
+    // The headroom is kept on what lies outside the budget and what the engine only estimates
+    // inside it; the budget itself may reach the line less what really lies outside.
+    let headroom_base = kv.outside_pool(plan.per_gpu_bytes);
     let outside = plan.per_gpu_bytes.saturating_sub(budget);
     let kv_needed = kv.kv_cache_bytes as f64
         * (f64::from(plan.sequences_per_replica) / kv.max_concurrency.max(1e-9)).min(1e9);
     let fixed = budget.saturating_sub(kv.kv_cache_bytes) as f64;
-    let room = crate::plan::pool_usable_bytes(plan.card.capacity_bytes, outside, headroom)
+    let room = crate::plan::pool_usable_bytes(plan.card.capacity_bytes, headroom_base, headroom)
         .saturating_sub(outside);
     let max = (room as f64 / cap).clamp(0.0, 1.0);
     let min = (fixed + kv_needed) / cap;

@@ -98,7 +98,7 @@ impl EngineForm {
             ),
             max_num_seqs: RwSignal::new(opt(v.max_num_seqs)),
             batched: RwSignal::new(opt(v.max_num_batched_tokens)),
-            version: RwSignal::new(version_id(v.version).into()),
+            version: RwSignal::new(v.version.id().into()),
             eager: RwSignal::new(v.enforce_eager),
             mem_fraction: RwSignal::new(s.mem_fraction_static.map(shortest).unwrap_or_default()),
             chunked: RwSignal::new(opt(s.chunked_prefill_size)),
@@ -161,11 +161,7 @@ impl EngineForm {
                     // The KV cache format has one control, the formats' KV select (the scenario's
                     // `kv_cache`), which the engine follows and the command prints.
                     kv_cache_dtype: None,
-                    version: match self.version.get().as_str() {
-                        "v0" => VllmVersion::V0,
-                        "v0-legacy" => VllmVersion::V0Legacy,
-                        _ => VllmVersion::V1,
-                    },
+                    version: VllmVersion::from_id(&self.version.get()).unwrap_or_default(),
                     enforce_eager: self.eager.get(),
                     ..Vllm::default()
                 }))
@@ -230,14 +226,5 @@ impl EngineForm {
             }
             _ => None,
         }
-    }
-}
-
-/// The scenario name of a vLLM version.
-pub fn version_id(v: VllmVersion) -> &'static str {
-    match v {
-        VllmVersion::V1 => "v1",
-        VllmVersion::V0 => "v0",
-        VllmVersion::V0Legacy => "v0-legacy",
     }
 }

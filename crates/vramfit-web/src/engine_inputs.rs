@@ -5,6 +5,7 @@ use crate::field::{Input, Problem};
 use crate::text::{self, t};
 use crate::widgets::{field_error, CheckField, NumberField, SelectField};
 use leptos::prelude::*;
+use vramfit_core::VllmVersion;
 use vramfit_i18n::{Key, Locale};
 
 /// The engine picker and the chosen engine's knobs.
@@ -38,7 +39,7 @@ pub fn EngineInputs(
                 </div>
                 <div class="row">
                     <NumberField id="max_num_batched_tokens" label=t(l, Key::VllmBatched) value=form.batched error=err("max_num_batched_tokens") />
-                    <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=vec![("v1", "V1 (0.8+)"), ("v0", "V0 (0.6.5–0.10)"), ("v0-legacy", "V0 (≤ 0.6.4)")] />
+                    <SelectField id="vllm_version" label=t(l, Key::VllmGeneration) value=form.version options=VllmVersion::ALL.into_iter().map(|v| (v.id(), v.releases())).collect() />
                 </div>
                 <div class="row">
                     // vLLM's own flag name: it replaces the fraction when set.

@@ -66,9 +66,24 @@ pub struct KvReport {
     /// is their sum).
     #[serde(skip_serializing_if = "is_zero")]
     pub state_bytes: u64,
+    /// Memory inside `budget_bytes` that the engine only estimates before it sizes the pool
+    /// (vLLM 0.29+'s CUDA graphs: its extrapolation from two captures, several times off either
+    /// way in published logs). The headroom applies to it as to memory outside the budget.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub estimated_inside: u64,
 }
 
 impl KvReport {
+    /// The memory the headroom applies to on a card holding `per_gpu_bytes`: what lies outside
+    /// the engine's budget, and what it only estimates inside it.
+    pub fn outside_pool(&self, per_gpu_bytes: u64) -> u64 {
+        self.budget_bytes.map_or(per_gpu_bytes, |b| {
+            per_gpu_bytes
+                .saturating_sub(b)
+                .saturating_add(self.estimated_inside)
+        })
+    }
+
     /// `max_concurrency` in hundredths, rounded **down**: a count of requests never rounds up to
     /// one the cache cannot hold (6.996 requests read 6.99, as vLLM's own two decimals would
     /// truncate them, never 7.00 beside "most sequences: 6").

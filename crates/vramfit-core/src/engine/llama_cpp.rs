@@ -779,6 +779,7 @@ fn layout(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> (GpuBudget, Vec<Vec<
             max_concurrency: ratio(cells, (n_ctx / n_seq).max(1)),
             budget_bytes: None,
             state_bytes: add(sum(dev_rs.iter().copied()), host_rs),
+            estimated_inside: 0,
         }),
         host_bytes: sum([host, host_kv, host_rs, host_compute, output_buffer]),
         failure: None,

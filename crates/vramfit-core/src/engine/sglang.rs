@@ -255,6 +255,7 @@ pub fn sglang_budget(s: &Sglang, inp: &BudgetInputs, card: &Card) -> GpuBudget {
             },
             budget_bytes: Some(static_bytes),
             state_bytes,
+            estimated_inside: 0,
         }),
         host_bytes: 0,
         failure,

@@ -169,6 +169,7 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
             max_concurrency: batch as f64,
             budget_bytes: None,
             state_bytes: states,
+            estimated_inside: 0,
         }),
         host_bytes: 0,
         failure: None,

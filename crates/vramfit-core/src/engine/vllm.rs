@@ -89,17 +89,66 @@ use crate::kv_format::KvCacheFormat;
 use crate::model::{Family, ModelArch};
 use serde::{Deserialize, Serialize};
 
-/// Which profiler regime (see the module doc).
+/// Which profiler regime (see the module doc), by release.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum VllmVersion {
-    /// V1 engine (0.8 – 0.10+, the default since 0.8).
+    /// V1 engine, 0.29 and later (the default): CUDA-graph memory is profiled before the KV cache
+    /// is sized and comes out of the claimed fraction (`determine_available_memory` subtracts
+    /// the estimate; `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS` on by default since 0.20, the V2
+    /// runner profiling it since 0.29). Also 0.20 – 0.28 for models on the V1 runner (MoE and
+    /// hybrid models; every model before 0.22). Sources: tests/calibration/
+    /// vllm_cudagraph_accounting.md.
     #[default]
+    #[serde(rename = "v1-0.29")]
+    V1Graphs,
+    /// V1 engine, 0.8 – 0.19 (and dense models on the V2 runner, 0.25 – 0.28): CUDA graphs are
+    /// captured after the KV cache is sized, outside the claimed fraction.
     V1,
     /// V0 engine, 0.6.5 – 0.10.0.
     V0,
     /// V0 engine, 0.6.4 and older: the CUDA context is counted inside the budget.
     V0Legacy,
+}
+
+impl VllmVersion {
+    /// Every regime, newest first.
+    pub const ALL: [VllmVersion; 4] = [
+        VllmVersion::V1Graphs,
+        VllmVersion::V1,
+        VllmVersion::V0,
+        VllmVersion::V0Legacy,
+    ];
+
+    /// Its scenario id.
+    pub fn id(self) -> &'static str {
+        match self {
+            VllmVersion::V1Graphs => "v1-0.29",
+            VllmVersion::V1 => "v1",
+            VllmVersion::V0 => "v0",
+            VllmVersion::V0Legacy => "v0-legacy",
+        }
+    }
+
+    /// The regime of a scenario id.
+    pub fn from_id(id: &str) -> Option<VllmVersion> {
+        VllmVersion::ALL.into_iter().find(|v| v.id() == id)
+    }
+
+    /// The releases it covers, as the page lists them.
+    pub fn releases(self) -> &'static str {
+        match self {
+            VllmVersion::V1Graphs => "V1 (0.29+)",
+            VllmVersion::V1 => "V1 (0.8 – 0.28)",
+            VllmVersion::V0 => "V0 (0.6.5 – 0.10)",
+            VllmVersion::V0Legacy => "V0 (≤ 0.6.4)",
+        }
+    }
+
+    /// The V1 engine (either regime of its CUDA graphs).
+    fn v1(self) -> bool {
+        matches!(self, VllmVersion::V1Graphs | VllmVersion::V1)
+    }
 }
 
 /// vLLM settings, named as its flags.
@@ -165,7 +214,7 @@ impl Default for Vllm {
             max_num_batched_tokens: None,
             tensor_parallel_size: None,
             kv_cache_dtype: None,
-            version: VllmVersion::V1,
+            version: VllmVersion::V1Graphs,
             enforce_eager: false,
             max_lora_rank: None,
             max_loras: None,
@@ -192,7 +241,7 @@ impl Vllm {
         let len = self.max_model_len(inp);
         match (self.max_num_batched_tokens, self.version) {
             (Some(t), _) => u64::from(t),
-            (None, VllmVersion::V1) => 8192,
+            (None, v) if v.v1() => 8192,
             (None, _) if len > 32768 => 2048,
             (None, _) => len.max(2048),
         }
@@ -369,7 +418,7 @@ pub fn lora_slots(inp: &BudgetInputs, r: u64) -> u64 {
 /// token). V0 profiles without the encoder cache.
 fn encoder_cache(v: &Vllm, inp: &BudgetInputs, batched_tokens: u64) -> u64 {
     match (v.version, inp.arch.vision) {
-        (VllmVersion::V1, Some(vision)) if vision.tokens_per_image > 0 => {
+        (version, Some(vision)) if version.v1() && vision.tokens_per_image > 0 => {
             let per_image = u64::from(vision.tokens_per_image);
             let items = batched_tokens / per_image;
             let b = inp.weights.compute_bytes();
@@ -470,9 +519,10 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let max_len = v.max_model_len(inp);
     let seqs = u64::from(v.max_num_seqs.unwrap_or(DEFAULT_MAX_NUM_SEQS));
     let tokens = v.batched_tokens(inp);
-    let profile_seqs = match v.version {
-        VllmVersion::V1 => seqs.min(tokens),
-        _ => seqs,
+    let profile_seqs = if v.version.v1() {
+        seqs.min(tokens)
+    } else {
+        seqs
     };
     let activation = sum([
         activations::peak(inp, tp, tokens, profile_seqs),
@@ -488,7 +538,7 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let (overhead, context_inside) = match v.version {
         VllmVersion::V0Legacy => (0, true),
         VllmVersion::V0 => (GIB / 100 + if bnb { GIB * 7 / 100 } else { 0 }, false),
-        VllmVersion::V1 => (
+        VllmVersion::V1 | VllmVersion::V1Graphs => (
             GIB / 100 + GIB * 6 / 100 + if bnb { GIB * 7 / 100 } else { 0 },
             false,
         ),
@@ -512,17 +562,19 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     ]);
     let kv_format = v.kv_format(inp);
     let storage = v.state_storage(inp);
-    let pages = match v.version {
-        VllmVersion::V1 => HybridPages::new(a, tp, kv_format.bits(), storage, inp.gpu_arch),
-        _ => None,
+    let pages = if v.version.v1() {
+        HybridPages::new(a, tp, kv_format.bits(), storage, inp.gpu_arch)
+    } else {
+        None
     };
     // V0 allocates the states of `pad_for_cudagraph(max_num_seqs)` requests in the profile run.
-    let v0_states = match v.version {
-        VllmVersion::V1 => 0,
-        _ => mul(
+    let v0_states = if v.version.v1() {
+        0
+    } else {
+        mul(
             kv_cache::state_per_sequence(a, tp, storage),
             pad_for_cudagraph(seqs, v.enforce_eager),
-        ),
+        )
     };
     let used_before_kv = add(used_before_kv, v0_states);
     // What the engine claims: its fraction of the card, or with `--kv-cache-memory` what the
@@ -530,6 +582,28 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
     let budget = match v.kv_cache_memory_bytes {
         Some(b) => add(used_before_kv, b),
         None => fraction_of(card.capacity_bytes, v.gpu_memory_utilization),
+    };
+    let graphs = if v.enforce_eager {
+        0
+    } else {
+        let cap = if v.version.v1() { 512 } else { 256 };
+        prod(&[
+            seqs.min(cap),
+            u64::from(a.layers),
+            8,
+            u64::from(a.hidden),
+            b,
+        ])
+    };
+    // From 0.29 (V1 runner models from 0.20) the graphs' memory is estimated before the pool is
+    // sized and taken from the claimed fraction; the estimate is this figure (vLLM's own
+    // extrapolation from two captures can be several times it: the calibration notes list
+    // cases). `--kv-cache-memory` and `--enforce-eager` leave the graphs outside.
+    let graphs_inside = v.version == VllmVersion::V1Graphs && v.kv_cache_memory_bytes.is_none();
+    let used_before_kv = if graphs_inside {
+        add(used_before_kv, graphs)
+    } else {
+        used_before_kv
     };
     let per_token = kv_cache::per_sequence(a, 1, tp, kv_format.bits()).max(1);
     let mut kv_bytes = budget.saturating_sub(used_before_kv);
@@ -565,21 +639,6 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         state_bytes = p.state_bytes_for(running).min(kv_bytes);
         kv_bytes -= state_bytes;
     }
-    let graphs = if v.enforce_eager {
-        0
-    } else {
-        let cap = match v.version {
-            VllmVersion::V1 => 512,
-            _ => 256,
-        };
-        prod(&[
-            seqs.min(cap),
-            u64::from(a.layers),
-            8,
-            u64::from(a.hidden),
-            b,
-        ])
-    };
     let failure = if budget <= used_before_kv {
         Some(StartFailure::NoRoomForKvCache)
     } else if match pages {
@@ -621,6 +680,7 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
             max_concurrency,
             budget_bytes: Some(budget),
             state_bytes,
+            estimated_inside: if graphs_inside { graphs } else { 0 },
         }),
         host_bytes: 0,
         failure,

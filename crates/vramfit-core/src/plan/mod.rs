@@ -327,12 +327,11 @@ impl Plan {
         let sizes_own_pool = !base.engine.is_some_and(Engine::kv_pool_is_set);
         let usable_bytes = match eb
             .report
-            .and_then(|k| k.budget_bytes)
-            .filter(|_| sizes_own_pool)
+            .filter(|k| k.budget_bytes.is_some() && sizes_own_pool)
         {
-            Some(budget) => pool_usable_bytes(
+            Some(k) => pool_usable_bytes(
                 card.capacity_bytes,
-                per_gpu_bytes.saturating_sub(budget),
+                k.outside_pool(per_gpu_bytes),
                 headroom_percent,
             ),
             None => usable_bytes(card.capacity_bytes, headroom_percent),
