@@ -36,6 +36,11 @@ pub enum Change {
         /// Its scenario id.
         format: String,
     },
+    /// vLLM `--kv-cache-memory`: the pool's bytes per GPU set to what the sequences need.
+    KvCacheMemory {
+        /// Bytes per GPU.
+        bytes: u64,
+    },
     /// Serve without speculative decoding (the draft model or MTP layers dropped).
     NoSpeculative,
     /// llama.cpp `--n-cpu-moe`: the routed experts of the first layers in host RAM.

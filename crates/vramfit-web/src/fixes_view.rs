@@ -41,6 +41,9 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::Weights { format } => field(Key::WeightsLabel, format),
         Change::CpuMoeLayers { layers } => format!("--n-cpu-moe {layers}"),
         Change::NoSpeculative => t(l, Key::FixNoSpec).to_string(),
+        Change::KvCacheMemory { bytes } => {
+            format!("--kv-cache-memory {} GiB", gib(l, *bytes))
+        }
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {

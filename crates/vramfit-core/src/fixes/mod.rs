@@ -170,6 +170,7 @@ fn changes_method(c: &Change) -> bool {
     !matches!(
         c,
         Change::EngineFraction { .. }
+            | Change::KvCacheMemory { .. }
             | Change::Context { .. }
             | Change::Sequences { .. }
             | Change::Gpus { .. }
@@ -191,7 +192,8 @@ fn cost_rank(c: &Change) -> u8 {
         | Change::KvCache { .. }
         | Change::Checkpointing
         | Change::DropT5
-        | Change::EngineFraction { .. } => 0,
+        | Change::EngineFraction { .. }
+        | Change::KvCacheMemory { .. } => 0,
         Change::Offload {
             mode: Offload::Model,
         }
@@ -312,6 +314,12 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
                 with(s, |t| t.engine = Some(tuned)),
             ));
         }
+        if let Some((bytes, tuned)) = kv_memory_for_sequences(engine, p) {
+            out.push((
+                Change::KvCacheMemory { bytes },
+                with(s, |t| t.engine = Some(tuned)),
+            ));
+        }
     }
     if let Some(l) = &e.limits {
         if let Some(c) = l.max_context_tokens.and_then(|c| u32::try_from(c).ok()) {
@@ -426,6 +434,43 @@ fn largest_fraction(engine: &Engine, p: &Plan, e: &Estimate, tp: u64) -> Option<
     ((fraction - now).abs() >= 0.005 && fraction >= 0.05)
         .then(|| with_claimed_fraction(engine, fraction).map(|t| (fraction, t)))
         .flatten()
+}
+
+/// vLLM's `--kv-cache-memory` (0.10.2+, PR #21489) set to what the asked sequences need, to a
+/// quarter GiB up: the pool is then exactly that, whatever the profile run measures, and the rest
+/// of the card stays free — where a fraction claims more than the card leaves, or its pool holds
+/// fewer requests than asked. Only for a plan short of fitting, a pool the fraction sized, and
+/// V1 (V0 has no such flag).
+fn kv_memory_for_sequences(engine: &Engine, p: &Plan) -> Option<(u64, Engine)> {
+    let Engine::Vllm(v) = engine else {
+        return None;
+    };
+    let v1 = matches!(
+        v.version,
+        crate::engine::vllm::VllmVersion::V1 | crate::engine::vllm::VllmVersion::V1Graphs
+    );
+    if !v1 || v.kv_cache_memory_bytes.is_some() || p.verdict == Verdict::Fits {
+        return None;
+    }
+    let kv = p.kv?;
+    if kv.max_concurrency <= 0.0 || !kv.max_concurrency.is_finite() {
+        return None;
+    }
+    let needed =
+        kv.kv_cache_bytes as f64 * f64::from(p.sequences_per_replica.max(1)) / kv.max_concurrency;
+    let quarter = (crate::bytes::GIB / 4) as f64;
+    let bytes = ((needed / quarter).ceil() * quarter).max(quarter);
+    if !bytes.is_finite() || bytes > (1u64 << 44) as f64 {
+        return None;
+    }
+    let bytes = bytes as u64;
+    Some((
+        bytes,
+        Engine::Vllm(crate::engine::vllm::Vllm {
+            kv_cache_memory_bytes: Some(bytes),
+            ..v.clone()
+        }),
+    ))
 }
 
 /// Sets the scenario's engine for its new context and sequences the way the limits evaluated
