@@ -118,7 +118,10 @@ pub use diffusion::{
     generation_budget, part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet,
     PipelinePartFormat,
 };
-pub use engine::llama_cpp::{compute_buffer_bytes, ComputeShape, GraphFamily, LlamaCpp};
+pub use engine::llama_cpp::{
+    compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, ComputeShape, GraphFamily,
+    LlamaCpp,
+};
 pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
 pub use engine::transformers::Transformers;
 pub use engine::vllm::{HybridPages, Vllm, VllmVersion};

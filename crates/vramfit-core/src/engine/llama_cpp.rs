@@ -401,6 +401,42 @@ fn graph_family(a: &crate::model::ModelArch) -> Option<GraphFamily> {
     }
 }
 
+/// The embedding rows of one ubatch (`n_embd × ubatch` f32), which a CUDA build keeps in its
+/// host buffer: `token_embd` stays in host RAM, so `get_rows` runs in a first CPU split and its
+/// output, with the graph's inputs, sits in `CUDA_Host` (`ggml_backend_sched_backend_id_from_cur`),
+/// where the CPU replay holds them in the one buffer it has. On public single-GPU CUDA logs the
+/// CUDA0 compute buffer is the replay less exactly this at the logits peak, and 4 MiB less again
+/// at an older build's K·Q peak (tests/calibration/llama_cpp_cuda_buffers.md). Several cards pass
+/// the residual between them, so only a single card gains it.
+pub fn embedding_rows_on_host(hidden: u64, ubatch: u64) -> u64 {
+    prod(&[hidden, ubatch, 4])
+}
+
+/// Flash attention over a quantised K or V cache converts the cache to F16 first; since ggml
+/// `f64a9cc5` (llama.cpp #23907, June 2026) the CUDA backend reserves those copies in the compute
+/// buffer (before, they came from its pool, outside the figure): `cells × n_embd_k_gqa × 2` for
+/// a quantised K and the same for V, once per device (one layer at a time).
+pub fn fa_f16_copies(
+    a: &crate::model::ModelArch,
+    cells: u64,
+    quantized_k: bool,
+    quantized_v: bool,
+) -> u64 {
+    let width = match a.mla {
+        Some(m) => u64::from(m.kv_lora_rank) + u64::from(m.qk_rope_head_dim),
+        None => mul(u64::from(a.kv_heads), u64::from(a.head_dim)),
+    };
+    let one = prod(&[cells, width, 2]);
+    add(
+        if quantized_k { one } else { 0 },
+        if quantized_v && a.mla.is_none() {
+            one
+        } else {
+            0
+        },
+    )
+}
+
 /// Each device's run of layers `[lo, hi)` under llama.cpp's default split by free memory: layer
 /// `il` of the `ngl` offloaded (from `gpu_start`) goes to the first device whose cumulative share
 /// of the free memory exceeds `(il − gpu_start) / ngl`. A device given no layer holds an empty run.
@@ -723,16 +759,27 @@ fn layout(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> (GpuBudget, Vec<Vec<
         0
     };
     let staged_output = staged_output.max(staged_expert);
+    // What a CUDA device holds that the CPU replay does not, and the reverse.
+    let on_host = if devices == 1 && output_on_gpu {
+        embedding_rows_on_host(e, ub)
+    } else {
+        0
+    };
+    let f16_copies = if l.flash_attn {
+        fa_f16_copies(a, cells, bits_k < 16, bits_v < 16)
+    } else {
+        0
+    };
     let compute_of = |d: u64| {
         let last = d == devices - 1;
         let peak = if last && output_on_gpu {
-            with_output
+            with_output.saturating_sub(on_host)
         } else {
             layers_only
         };
         let staged = if d == 0 { staged_output } else { 0 };
         let pp = if pipeline { mul(3, add(unit, mask)) } else { 0 };
-        sum([peak, staged, pp])
+        sum([peak, staged, pp, f16_copies])
     };
     let cublas = match card.arch {
         Some(GpuArch::Hopper | GpuArch::Blackwell) | None => 32 * MIB,
