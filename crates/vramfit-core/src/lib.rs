@@ -51,7 +51,8 @@
 
 /// A catalog entry's `source` text. Kept with the `sources` feature (on by default: the CLI, the
 /// tests, the JS API's own package); empty in the page's wasm, which never shows it and builds the
-/// core without default features (issue 15: the sources are ≈ 21 KB of the wasm's data).
+/// core without default features (the sources would be a large share of the wasm's data, all of it
+/// loaded before the first answer).
 #[cfg(feature = "sources")]
 macro_rules! source {
     ($s:expr) => {
@@ -119,11 +120,11 @@ pub use diffusion::{
     PipelinePartFormat,
 };
 pub use engine::llama_cpp::{
-    compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, ComputeShape, GraphFamily,
-    LlamaCpp,
+    compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, CacheType, ComputeShape,
+    GraphFamily, LlamaCpp,
 };
 pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
-pub use engine::transformers::Transformers;
+pub use engine::transformers::{AttnImplementation, CacheImplementation, Transformers};
 pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
 pub use engine::{Engine, EngineKind, Inference};
 pub use training::{

@@ -4,16 +4,16 @@
 use crate::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::num::shortest;
-use vramfit_core::{Engine, LlamaCpp, Sglang, Transformers, Vllm, VllmVersion};
-
-/// Engine names as the select and the URL use them.
-pub const ENGINES: [&str; 5] = ["", "vllm", "sglang", "llama_cpp", "transformers"];
+use vramfit_core::{
+    AttnImplementation, CacheImplementation, CacheType, Engine, EngineKind, LlamaCpp, Sglang,
+    Transformers, Vllm, VllmVersion,
+};
 
 /// Every engine knob as text (or a flag).
 #[derive(Clone, Copy)]
 pub struct EngineForm {
-    /// Which engine ("" = engine-neutral).
-    pub engine: RwSignal<String>,
+    /// Which engine (`None` = engine-neutral).
+    pub engine: RwSignal<Option<EngineKind>>,
     /// vLLM `gpu_memory_utilization`.
     pub util: RwSignal<String>,
     /// vLLM `max_num_seqs`.
@@ -81,15 +81,8 @@ impl EngineForm {
             Some(Engine::Transformers(t)) => t.clone(),
             _ => Transformers::default(),
         };
-        let name = match engine {
-            None => "",
-            Some(Engine::Vllm(_)) => "vllm",
-            Some(Engine::Sglang(_)) => "sglang",
-            Some(Engine::LlamaCpp(_)) => "llama_cpp",
-            Some(Engine::Transformers(_)) => "transformers",
-        };
         EngineForm {
-            engine: RwSignal::new(name.into()),
+            engine: RwSignal::new(engine.map(Engine::kind)),
             util: RwSignal::new(shortest(v.gpu_memory_utilization)),
             kv_memory: RwSignal::new(
                 v.kv_cache_memory_bytes
@@ -106,15 +99,15 @@ impl EngineForm {
             ubatch: RwSignal::new(l.n_ubatch.to_string()),
             batch: RwSignal::new(l.n_batch.to_string()),
             flash_attn: RwSignal::new(l.flash_attn),
-            ctk: RwSignal::new(l.cache_type_k.clone()),
-            ctv: RwSignal::new(l.cache_type_v.clone()),
+            ctk: RwSignal::new(l.cache_type_k.id().to_string()),
+            ctv: RwSignal::new(l.cache_type_v.id().to_string()),
             unified: RwSignal::new(l.kv_unified),
             n_cpu_moe: RwSignal::new(opt(l.n_cpu_moe)),
             cpu_moe: RwSignal::new(l.cpu_moe),
             host_bandwidth: RwSignal::new(l.host_bandwidth_gb_s.map(shortest).unwrap_or_default()),
             new_tokens: RwSignal::new(t.max_new_tokens.to_string()),
-            attn: RwSignal::new(t.attn_implementation.clone()),
-            cache: RwSignal::new(t.cache_implementation.clone()),
+            attn: RwSignal::new(t.attn_implementation.id().to_string()),
+            cache: RwSignal::new(t.cache_implementation.id().to_string()),
         }
     }
 
@@ -128,8 +121,8 @@ impl EngineForm {
                 .map_err(|p| problems.push((Input::Engine(name), p)))
                 .ok()
         };
-        match self.engine.get().as_str() {
-            "vllm" => {
+        match self.engine.get()? {
+            EngineKind::Vllm => {
                 let max_num_seqs = optional("max_num_seqs", self.max_num_seqs.get());
                 let max_num_batched_tokens = optional("max_num_batched_tokens", self.batched.get());
                 let util = match parse_decimal(&self.util.get()) {
@@ -166,7 +159,7 @@ impl EngineForm {
                     ..Vllm::default()
                 }))
             }
-            "sglang" => {
+            EngineKind::Sglang => {
                 let chunked_prefill_size = optional("chunked_prefill_size", self.chunked.get());
                 let text = self.mem_fraction.get();
                 let mem_fraction_static = if text.trim().is_empty() {
@@ -183,7 +176,7 @@ impl EngineForm {
                     ..Sglang::default()
                 }))
             }
-            "llama_cpp" => {
+            EngineKind::LlamaCpp => {
                 let n_gpu_layers = optional("n_gpu_layers", self.ngl.get());
                 let n_ubatch =
                     optional("n_ubatch", self.ubatch.get()).unwrap_or(LlamaCpp::default().n_ubatch);
@@ -205,8 +198,8 @@ impl EngineForm {
                     n_ubatch,
                     n_batch,
                     flash_attn: self.flash_attn.get(),
-                    cache_type_k: self.ctk.get(),
-                    cache_type_v: self.ctv.get(),
+                    cache_type_k: CacheType::from_id(&self.ctk.get()).unwrap_or_default(),
+                    cache_type_v: CacheType::from_id(&self.ctv.get()).unwrap_or_default(),
                     kv_unified: self.unified.get(),
                     n_cpu_moe,
                     cpu_moe: self.cpu_moe.get(),
@@ -214,17 +207,18 @@ impl EngineForm {
                     ..LlamaCpp::default()
                 }))
             }
-            "transformers" => {
+            EngineKind::Transformers => {
                 let max_new_tokens = optional("max_new_tokens", self.new_tokens.get())
                     .unwrap_or(Transformers::default().max_new_tokens);
                 Some(Engine::Transformers(Transformers {
                     max_new_tokens,
-                    attn_implementation: self.attn.get(),
-                    cache_implementation: self.cache.get(),
+                    attn_implementation: AttnImplementation::from_id(&self.attn.get())
+                        .unwrap_or_default(),
+                    cache_implementation: CacheImplementation::from_id(&self.cache.get())
+                        .unwrap_or_default(),
                     ..Transformers::default()
                 }))
             }
-            _ => None,
         }
     }
 }

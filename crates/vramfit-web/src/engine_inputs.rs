@@ -1,11 +1,11 @@
 //! The engine fieldset: which serving engine, and its own knobs under their flag names.
 
-use crate::engine_form::{EngineForm, ENGINES};
+use crate::engine_form::EngineForm;
 use crate::field::{Input, Problem};
 use crate::text::{self, t};
 use crate::widgets::{field_error, CheckField, NumberField, SelectField};
 use leptos::prelude::*;
-use vramfit_core::VllmVersion;
+use vramfit_core::{AttnImplementation, CacheImplementation, CacheType, EngineKind, VllmVersion};
 use vramfit_i18n::{Key, Locale};
 
 /// The engine picker and the chosen engine's knobs.
@@ -21,18 +21,19 @@ pub fn EngineInputs(
     l: Locale,
 ) -> impl IntoView {
     let err = move |name: &'static str| field_error(problems, Input::Engine(name), l);
-    let is = move |name: &'static str| move || form.engine.get() == name;
+    let is = move |kind: EngineKind| move || form.engine.get() == Some(kind);
     view! {
         <fieldset>
             <legend>{t(l, Key::EngineLegend)}</legend>
             <label for="engine">{t(l, Key::EngineLabel)}</label>
-            <select id="engine" data-testid="engine" on:change=move |ev| form.engine.set(event_target_value(&ev))>
-                {ENGINES.into_iter().map(|e| view! {
-                    <option value=e selected=move || form.engine.get() == e>{text::engine_name(l, e)}</option>
+            <select id="engine" data-testid="engine" on:change=move |ev| form.engine.set(EngineKind::from_id(&event_target_value(&ev)))>
+                <option value="" selected=move || form.engine.get().is_none()>{text::engine_name(l, None)}</option>
+                {EngineKind::ALL.into_iter().map(|e| view! {
+                    <option value=e.id() selected=move || form.engine.get() == Some(e)>{text::engine_name(l, Some(e))}</option>
                 }).collect_view()}
             </select>
-            <p class="hint">{move || text::engine_hint(l, &form.engine.get())}</p>
-            <Show when=is("vllm")>
+            <p class="hint">{move || text::engine_hint(l, form.engine.get())}</p>
+            <Show when=is(EngineKind::Vllm)>
                 <div class="row">
                     <NumberField id="gpu_memory_utilization" label="gpu_memory_utilization" value=form.util error=err("gpu_memory_utilization") decimal=true />
                     <NumberField id="max_num_seqs" label=t(l, Key::VllmMaxNumSeqs) value=form.max_num_seqs error=err("max_num_seqs") />
@@ -47,13 +48,13 @@ pub fn EngineInputs(
                     <CheckField id="enforce_eager" label=t(l, Key::VllmEager) value=form.eager />
                 </div>
             </Show>
-            <Show when=is("sglang")>
+            <Show when=is(EngineKind::Sglang)>
                 <div class="row">
                     <NumberField id="mem_fraction_static" label=t(l, Key::SglangMemFraction) value=form.mem_fraction error=err("mem_fraction_static") decimal=true />
                     <NumberField id="chunked_prefill_size" label=t(l, Key::SglangChunk) value=form.chunked error=err("chunked_prefill_size") />
                 </div>
             </Show>
-            <Show when=is("llama_cpp")>
+            <Show when=is(EngineKind::LlamaCpp)>
                 <div class="row">
                     <NumberField id="n_gpu_layers" label=t(l, Key::LlamaNgl) value=form.ngl error=err("n_gpu_layers") />
                     <NumberField id="n_ubatch" label="n_ubatch / -ub" value=form.ubatch error=err("n_ubatch") />
@@ -63,8 +64,8 @@ pub fn EngineInputs(
                     <CheckField id="flash_attn" label=t(l, Key::LlamaFlash) value=form.flash_attn />
                 </div>
                 <div class="row">
-                    <SelectField id="cache_type_k" label=t(l, Key::LlamaCtk) value=form.ctk options=CACHE_TYPES.to_vec() />
-                    <SelectField id="cache_type_v" label=t(l, Key::LlamaCtv) value=form.ctv options=CACHE_TYPES.to_vec() />
+                    <SelectField id="cache_type_k" label=t(l, Key::LlamaCtk) value=form.ctk options=CacheType::ALL.into_iter().map(|c| (c.id(), c.id())).collect() />
+                    <SelectField id="cache_type_v" label=t(l, Key::LlamaCtv) value=form.ctv options=CacheType::ALL.into_iter().map(|c| (c.id(), c.id())).collect() />
                 </div>
                 <p class="err" role="alert">{move || err("cache_type_v").get()}</p>
                 <CheckField id="kv_unified" label=t(l, Key::LlamaUnified) value=form.unified />
@@ -76,25 +77,13 @@ pub fn EngineInputs(
                 </Show>
                 <NumberField id="host_bandwidth_gb_s" label=t(l, Key::LlamaHostBandwidth) value=form.host_bandwidth error=err("host_bandwidth_gb_s") decimal=true />
             </Show>
-            <Show when=is("transformers")>
+            <Show when=is(EngineKind::Transformers)>
                 <div class="row">
                     <NumberField id="max_new_tokens" label="max_new_tokens" value=form.new_tokens error=err("max_new_tokens") />
-                    <SelectField id="attn_implementation" label="attn_implementation" value=form.attn options=vec![("sdpa", "sdpa"), ("eager", "eager")] />
+                    <SelectField id="attn_implementation" label="attn_implementation" value=form.attn options=AttnImplementation::ALL.into_iter().map(|a| (a.id(), a.id())).collect() />
                 </div>
-                <SelectField id="cache_implementation" label="cache_implementation" value=form.cache options=vec![("dynamic", "dynamic"), ("static", "static")] />
+                <SelectField id="cache_implementation" label="cache_implementation" value=form.cache options=CacheImplementation::ALL.into_iter().map(|c| (c.id(), c.id())).collect() />
             </Show>
         </fieldset>
     }
 }
-
-const CACHE_TYPES: &[(&str, &str)] = &[
-    ("f16", "f16"),
-    ("bf16", "bf16"),
-    ("q8_0", "q8_0"),
-    ("q5_1", "q5_1"),
-    ("q5_0", "q5_0"),
-    ("q4_1", "q4_1"),
-    ("q4_0", "q4_0"),
-    ("iq4_nl", "iq4_nl"),
-    ("f32", "f32"),
-];

@@ -16,7 +16,9 @@ use crate::train_inputs::TrainInputs;
 use crate::widgets::{field_error, NumberField, SelectField};
 use leptos::prelude::*;
 use vramfit_core::catalog::Availability;
-use vramfit_core::{catalog, Estimate, KvCacheFormat, RecommendBy, WeightFormat, WorkloadKind};
+use vramfit_core::{
+    catalog, EngineKind, Estimate, KvCacheFormat, RecommendBy, WeightFormat, WorkloadKind,
+};
 use vramfit_i18n::{Key, Locale, PluralKey};
 
 /// The inputs.
@@ -158,11 +160,11 @@ pub fn Inputs(
                     <legend>{t(l, Key::WorkloadLegend)}</legend>
                     <NumberField id="ctx" label=t(l, Key::ContextLabel) value=form.context error=error(Input::Context) />
                     <NumberField id="seqs" label=t(l, Key::SequencesLabel) value=form.sequences error=error(Input::Sequences) />
-                    <Show when=move || form.engine.engine.get().is_empty()>
+                    <Show when=move || form.engine.engine.get().is_none()>
                         <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
                     </Show>
                     <SpecInputs form=form.spec arch=Signal::derive(move || form.model_arch())
-                        runs_mtp=Signal::derive(move || matches!(form.engine.engine.get().as_str(), "" | "vllm" | "sglang"))
+                        runs_mtp=Signal::derive(move || matches!(form.engine.engine.get(), None | Some(EngineKind::Vllm | EngineKind::Sglang)))
                         problems=problems l=l />
                 </fieldset>
                 <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) l=l />

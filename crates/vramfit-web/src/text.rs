@@ -7,7 +7,8 @@ use crate::numbers::{gb, gib, percent};
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::RangeError;
 use vramfit_core::{
-    ComponentId, Plan, Split, StartFailure, Verdict, VerdictReason, Warning, WeightFormat,
+    ComponentId, EngineKind, Plan, Split, StartFailure, Verdict, VerdictReason, Warning,
+    WeightFormat,
 };
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
 
@@ -373,26 +374,25 @@ pub fn config_error(l: Locale, e: &ConfigError) -> String {
 }
 
 /// Display name of an engine select value.
-pub fn engine_name(l: Locale, id: &str) -> &'static str {
-    match id {
-        "vllm" => "vLLM",
-        "sglang" => "SGLang",
-        "llama_cpp" => "llama.cpp",
-        "transformers" => t(l, Key::EngineTransformers),
-        _ => t(l, Key::EngineAny),
+pub fn engine_name(l: Locale, kind: Option<EngineKind>) -> &'static str {
+    match kind {
+        None => t(l, Key::EngineAny),
+        // Transformers' entry names its `generate()`, in the page's language.
+        Some(EngineKind::Transformers) => t(l, Key::EngineTransformers),
+        Some(k) => k.name(),
     }
 }
 
 /// One line on how the engine allocates.
-pub fn engine_hint(l: Locale, id: &str) -> &'static str {
+pub fn engine_hint(l: Locale, kind: Option<EngineKind>) -> &'static str {
     t(
         l,
-        match id {
-            "vllm" => Key::HintVllm,
-            "sglang" => Key::HintSglang,
-            "llama_cpp" => Key::HintLlamaCpp,
-            "transformers" => Key::HintTransformers,
-            _ => Key::HintAny,
+        match kind {
+            None => Key::HintAny,
+            Some(EngineKind::Vllm) => Key::HintVllm,
+            Some(EngineKind::Sglang) => Key::HintSglang,
+            Some(EngineKind::LlamaCpp) => Key::HintLlamaCpp,
+            Some(EngineKind::Transformers) => Key::HintTransformers,
         },
     )
 }

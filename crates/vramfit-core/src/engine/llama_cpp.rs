@@ -67,12 +67,12 @@ pub struct LlamaCpp {
     /// `-ngl / n_gpu_layers` (default: all layers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub n_gpu_layers: Option<u32>,
-    /// `-ctk` cache type for K: f16, bf16, f32, q8_0, q4_0, q4_1, q5_0, q5_1, iq4_nl.
-    #[serde(default = "f16")]
-    pub cache_type_k: String,
+    /// `-ctk` cache type for K.
+    #[serde(default)]
+    pub cache_type_k: CacheType,
     /// `-ctv` cache type for V (quantised V needs flash attention).
-    #[serde(default = "f16")]
-    pub cache_type_v: String,
+    #[serde(default)]
+    pub cache_type_v: CacheType,
     /// `--kv-unified`: one cache shared by all slots.
     #[serde(default)]
     pub kv_unified: bool,
@@ -119,9 +119,6 @@ fn default_ubatch() -> u32 {
 fn yes() -> bool {
     true
 }
-fn f16() -> String {
-    "f16".into()
-}
 
 impl Default for LlamaCpp {
     fn default() -> LlamaCpp {
@@ -132,8 +129,8 @@ impl Default for LlamaCpp {
             n_parallel: None,
             flash_attn: true,
             n_gpu_layers: None,
-            cache_type_k: f16(),
-            cache_type_v: f16(),
+            cache_type_k: CacheType::F16,
+            cache_type_v: CacheType::F16,
             kv_unified: false,
             server: true,
             n_cpu_moe: None,
@@ -143,18 +140,92 @@ impl Default for LlamaCpp {
     }
 }
 
-/// Bits per element of a llama.cpp cache type (`None` for an unknown name).
-pub fn cache_type_bits(name: &str) -> Option<u64> {
-    Some(match name.to_ascii_lowercase().as_str() {
-        "f32" => 32,
-        "f16" | "bf16" => 16,
-        "q8_0" => 34 * 8 / 32,
-        "q4_0" | "iq4_nl" => 18 * 8 / 32,
-        "q4_1" => 20 * 8 / 32,
-        "q5_0" => 22 * 8 / 32,
-        "q5_1" => 24 * 8 / 32,
-        _ => return None,
-    })
+/// A llama.cpp KV cache type (`-ctk` / `-ctv`, `ggml_type` names as `common/arg.cpp` accepts
+/// them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CacheType {
+    /// 16-bit float (the default).
+    #[default]
+    #[serde(rename = "f16")]
+    F16,
+    /// bfloat16.
+    #[serde(rename = "bf16")]
+    Bf16,
+    /// 8-bit blocks of 32 with an f16 scale.
+    #[serde(rename = "q8_0")]
+    Q8_0,
+    /// 5-bit blocks with scale and minimum.
+    #[serde(rename = "q5_1")]
+    Q5_1,
+    /// 5-bit blocks with a scale.
+    #[serde(rename = "q5_0")]
+    Q5_0,
+    /// 4-bit blocks with scale and minimum.
+    #[serde(rename = "q4_1")]
+    Q4_1,
+    /// 4-bit blocks with a scale.
+    #[serde(rename = "q4_0")]
+    Q4_0,
+    /// 4-bit non-linear blocks.
+    #[serde(rename = "iq4_nl")]
+    Iq4Nl,
+    /// 32-bit float.
+    #[serde(rename = "f32")]
+    F32,
+}
+
+impl CacheType {
+    /// Every type, in the order the page lists them (the default first, then by size).
+    pub const ALL: [CacheType; 9] = [
+        CacheType::F16,
+        CacheType::Bf16,
+        CacheType::Q8_0,
+        CacheType::Q5_1,
+        CacheType::Q5_0,
+        CacheType::Q4_1,
+        CacheType::Q4_0,
+        CacheType::Iq4Nl,
+        CacheType::F32,
+    ];
+
+    /// Its name, as the flag takes it.
+    pub fn id(self) -> &'static str {
+        match self {
+            CacheType::F16 => "f16",
+            CacheType::Bf16 => "bf16",
+            CacheType::Q8_0 => "q8_0",
+            CacheType::Q5_1 => "q5_1",
+            CacheType::Q5_0 => "q5_0",
+            CacheType::Q4_1 => "q4_1",
+            CacheType::Q4_0 => "q4_0",
+            CacheType::Iq4Nl => "iq4_nl",
+            CacheType::F32 => "f32",
+        }
+    }
+
+    /// The type of a name (`None` for an unknown one).
+    pub fn from_id(id: &str) -> Option<CacheType> {
+        CacheType::ALL.into_iter().find(|t| t.id() == id)
+    }
+
+    /// Bits per element: a block's bytes × 8 over its 32 elements for the quantised types
+    /// (`ggml_type_size / ggml_blck_size`).
+    pub fn bits(self) -> u64 {
+        match self {
+            CacheType::F32 => 32,
+            CacheType::F16 | CacheType::Bf16 => 16,
+            CacheType::Q8_0 => 34 * 8 / 32,
+            CacheType::Q4_0 | CacheType::Iq4Nl => 18 * 8 / 32,
+            CacheType::Q4_1 => 20 * 8 / 32,
+            CacheType::Q5_0 => 22 * 8 / 32,
+            CacheType::Q5_1 => 24 * 8 / 32,
+        }
+    }
+
+    /// Whether it is a block-quantised type (quantised V needs flash attention).
+    pub fn quantized(self) -> bool {
+        self.bits() < 16
+    }
 }
 
 fn pad256(x: u64) -> u64 {
@@ -616,10 +687,7 @@ fn layout(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> (GpuBudget, Vec<Vec<
         .min(u64::from(l.n_batch))
         .min(n_ctx)
         .max(1);
-    let (bits_k, bits_v) = (
-        cache_type_bits(&l.cache_type_k).unwrap_or(16),
-        cache_type_bits(&l.cache_type_v).unwrap_or(16),
-    );
+    let (bits_k, bits_v) = (l.cache_type_k.bits(), l.cache_type_v.bits());
     let per_cell_layer = match a.mla {
         Some(m) => (mul(
             u64::from(m.kv_lora_rank) + u64::from(m.qk_rope_head_dim),

@@ -264,16 +264,7 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
                 // From one DDR4 channel's reach to past any server's (12-channel DDR5 ≈ 600 GB/s).
                 check("host_bandwidth_gb_s", b, 1.0, 2000.0);
             }
-            for (n, t) in [
-                ("cache_type_k", &l.cache_type_k),
-                ("cache_type_v", &l.cache_type_v),
-            ] {
-                if llama_cpp::cache_type_bits(t).is_none() {
-                    errs.push((Field::Engine(n), RangeError::Invalid));
-                }
-            }
-            if !l.flash_attn && llama_cpp::cache_type_bits(&l.cache_type_v).is_some_and(|b| b < 16)
-            {
+            if !l.flash_attn && l.cache_type_v.quantized() {
                 // llama_context: "quantized V cache was requested, but this requires Flash Attention".
                 errs.push((Field::Engine("cache_type_v"), RangeError::Invalid));
             }
@@ -283,15 +274,6 @@ fn validate(engine: &Engine) -> Vec<(Field, RangeError)> {
                 check("batch_size", f64::from(b), 1.0, 100_000.0);
             }
             check("max_new_tokens", f64::from(t.max_new_tokens), 1.0, big);
-            if !matches!(
-                t.attn_implementation.as_str(),
-                "sdpa" | "eager" | "flash_attention_2"
-            ) {
-                errs.push((Field::Engine("attn_implementation"), RangeError::Invalid));
-            }
-            if !matches!(t.cache_implementation.as_str(), "dynamic" | "static") {
-                errs.push((Field::Engine("cache_implementation"), RangeError::Invalid));
-            }
         }
     }
     errs

@@ -42,22 +42,83 @@ pub struct Transformers {
     /// `max_new_tokens` (default 256); the prompt is the rest of the context.
     #[serde(default = "default_new")]
     pub max_new_tokens: u32,
-    /// `attn_implementation`: `sdpa` (default) or `eager`.
-    #[serde(default = "sdpa")]
-    pub attn_implementation: String,
-    /// `cache_implementation`: `dynamic` (default) or `static`.
-    #[serde(default = "dynamic")]
-    pub cache_implementation: String,
+    /// `attn_implementation`.
+    #[serde(default)]
+    pub attn_implementation: AttnImplementation,
+    /// `cache_implementation`.
+    #[serde(default)]
+    pub cache_implementation: CacheImplementation,
+}
+
+/// Transformers' `attn_implementation`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttnImplementation {
+    /// `sdpa`: PyTorch's scaled-dot-product attention (the default); no scores kept.
+    #[default]
+    Sdpa,
+    /// `eager`: the scores of every head are materialised.
+    Eager,
+    /// `flash_attention_2`: no scores kept.
+    #[serde(rename = "flash_attention_2")]
+    FlashAttention2,
+}
+
+impl AttnImplementation {
+    /// Every implementation, the default first.
+    pub const ALL: [AttnImplementation; 3] = [
+        AttnImplementation::Sdpa,
+        AttnImplementation::Eager,
+        AttnImplementation::FlashAttention2,
+    ];
+
+    /// Its name, as `from_pretrained` takes it.
+    pub fn id(self) -> &'static str {
+        match self {
+            AttnImplementation::Sdpa => "sdpa",
+            AttnImplementation::Eager => "eager",
+            AttnImplementation::FlashAttention2 => "flash_attention_2",
+        }
+    }
+
+    /// The implementation of a name.
+    pub fn from_id(id: &str) -> Option<AttnImplementation> {
+        AttnImplementation::ALL.into_iter().find(|a| a.id() == id)
+    }
+}
+
+/// Transformers' `cache_implementation`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheImplementation {
+    /// `dynamic`: the cache grows with the tokens (the default).
+    #[default]
+    Dynamic,
+    /// `static`: the cache is allocated for the whole length up front.
+    Static,
+}
+
+impl CacheImplementation {
+    /// Every implementation, the default first.
+    pub const ALL: [CacheImplementation; 2] =
+        [CacheImplementation::Dynamic, CacheImplementation::Static];
+
+    /// Its name, as `generate` takes it.
+    pub fn id(self) -> &'static str {
+        match self {
+            CacheImplementation::Dynamic => "dynamic",
+            CacheImplementation::Static => "static",
+        }
+    }
+
+    /// The implementation of a name.
+    pub fn from_id(id: &str) -> Option<CacheImplementation> {
+        CacheImplementation::ALL.into_iter().find(|c| c.id() == id)
+    }
 }
 
 fn default_new() -> u32 {
     256
-}
-fn sdpa() -> String {
-    "sdpa".into()
-}
-fn dynamic() -> String {
-    "dynamic".into()
 }
 
 impl Default for Transformers {
@@ -65,8 +126,8 @@ impl Default for Transformers {
         Transformers {
             batch_size: None,
             max_new_tokens: default_new(),
-            attn_implementation: sdpa(),
-            cache_implementation: dynamic(),
+            attn_implementation: AttnImplementation::Sdpa,
+            cache_implementation: CacheImplementation::Dynamic,
         }
     }
 }
@@ -89,8 +150,8 @@ pub fn transformers_budget(t: &Transformers, inp: &BudgetInputs) -> GpuBudget {
         u64::from(a.vocab),
     );
     let (heads, d) = (u64::from(a.heads), u64::from(a.head_dim));
-    let eager = t.attn_implementation == "eager";
-    let is_static = t.cache_implementation == "static";
+    let eager = t.attn_implementation == AttnImplementation::Eager;
+    let is_static = t.cache_implementation == CacheImplementation::Static;
     let layer_kv = |tokens: u64| {
         div(
             mul(kv_cache::per_sequence(a, tokens, 1, bits), batch),

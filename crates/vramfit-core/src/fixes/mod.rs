@@ -27,6 +27,7 @@ mod workloads;
 
 use crate::change::{Change, Fix};
 use crate::diffusion::Offload;
+use crate::engine::llama_cpp::CacheType;
 use crate::engine::Engine;
 use crate::estimate::{prepare, user_plan, Estimate};
 use crate::format::WeightFormat;
@@ -357,13 +358,13 @@ fn serving(s: &Scenario, e: &Estimate, out: &mut Vec<(Change, Scenario)>) {
     let llama_cpp = matches!(s.engine, Some(Engine::LlamaCpp(_)));
     if llama_cpp {
         if let Some(Engine::LlamaCpp(l)) = &s.engine {
-            if l.cache_type_k == "f16" && l.flash_attn {
+            if l.cache_type_k == CacheType::F16 && l.flash_attn {
                 let mut l2 = l.clone();
-                l2.cache_type_k = "q8_0".into();
-                l2.cache_type_v = "q8_0".into();
+                l2.cache_type_k = CacheType::Q8_0;
+                l2.cache_type_v = CacheType::Q8_0;
                 out.push((
                     Change::KvCache {
-                        format: "q8_0".into(),
+                        format: CacheType::Q8_0.id().into(),
                     },
                     with(s, |t| t.engine = Some(Engine::LlamaCpp(l2))),
                 ));

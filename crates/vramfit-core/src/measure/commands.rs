@@ -246,8 +246,8 @@ pub fn llama_server_command(s: &Scenario) -> String {
         l.n_batch,
         l.n_ubatch,
         if l.flash_attn { "on" } else { "off" },
-        l.cache_type_k,
-        l.cache_type_v,
+        l.cache_type_k.id(),
+        l.cache_type_v.id(),
         if l.kv_unified { " --kv-unified" } else { "" },
     )
 }
