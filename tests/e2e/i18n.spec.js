@@ -115,6 +115,7 @@ test('every catalog model fits the closed model picker, on a desktop and a phone
     for (const lang of ['en', 'pl']) {
       await page.goto(`./?lang=${lang}`);
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.locator('#model')).toBeVisible();
       const cut = await page.evaluate(() => {
         const s = document.querySelector('#model');
         const st = getComputedStyle(s);

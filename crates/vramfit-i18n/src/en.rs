@@ -7,8 +7,8 @@ use crate::{Key, Plural, PluralKey};
 ///
 /// Why two: the web build splits its wasm in two (tools/split-wasm). A first answer reads only
 /// `FIRST`; `later`, called by no code of the first answer, lives in the second module, and so do
-/// `LATER` and the texts only it points at (tools/split-wasm/cold-data.js): 17 KB of English
-/// that the first answer does not load. A text in the wrong list is never a wrong text: a first
+/// `LATER` and the texts only it points at (tools/split-wasm/cold-data.js): English the first
+/// answer does not load. A text in the wrong list is never a wrong text: a first
 /// answer that needs one of `later`'s loads the rest of the code there and then, and
 /// tests/e2e/split.spec.js fails for the views it profiles.
 macro_rules! english {
@@ -184,7 +184,7 @@ english! {
             WarnPcieOnly => "These cards talk over PCIe only: splitting a model works, but every layer's all-reduce crosses PCIe and slows generation.",
             WarnQuantized => "Quantised weights: check output quality on your own evaluation set before relying on this format.",
             WarnConcurrency => "The engine's KV cache holds {x} requests of the full context at once, fewer than the {seqs} asked for: the rest will wait. Raise the memory fraction, shorten the context, use an fp8 cache or a larger card.",
-            WarnHostMemory => "The engine also needs {gib} GiB of host RAM (the token embedding, offloaded layers and their KV cache, host buffers). Budget the machine's RAM, not only the GPU.",
+            WarnHostMemory => "The engine also needs {gib} GiB of host RAM (the token embedding, offloaded layers and their KV cache, MoE experts kept there, host buffers). Budget the machine's RAM, not only the GPU.",
             WarnOutsideAllocator => "{gib} GiB per GPU is allocated outside PyTorch's allocator (CUDA context, NCCL, engine buffers): torch.cuda.memory_* will not show it, nvidia-smi will.",
             WarnModelFiles => "Disk: the weights alone take {gb} GB; keep room for the download, conversions and a second copy when you requantise.",
             WarnOffloadHost => "Offloading keeps {gib} GiB of the pipeline in host RAM and moves it to the GPU part by part: budget the machine's RAM, and expect slower steps.",
@@ -298,6 +298,7 @@ english! {
             PerCardCaption => "Each card of the machine",
             PerCardUsed => "In use",
             PerCardLimit => "sets the limit",
+            KvGibAllCards => "KV cache: {gib} GiB over all cards",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
     /// configs, the guidance sections, the file panel.

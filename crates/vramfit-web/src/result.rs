@@ -9,7 +9,7 @@ use crate::numbers::{gb, gib, params, share};
 use crate::speed_view::{Offers, Pace, SpeedLine};
 use crate::text::{self, f, t};
 use leptos::prelude::*;
-use vramfit_core::{CardUse, ComponentId, CurveAxis, Estimate, Plan, Verdict, Warning};
+use vramfit_core::{CardUse, ComponentId, CurveAxis, Estimate, Plan, Split, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
 /// The answer.
@@ -73,7 +73,12 @@ pub fn PlanView(
         </div>
         <ul class="legend" inner_html=legend_html(&plan, l)></ul>
         <table class="components" data-testid="components">
-            <caption>{if count > 1 { f(l, Key::PerGpuTimes, &[("count", &count.to_string())]) } else { t(l, Key::PerGpu).to_string() }}</caption>
+            <caption>{match plan.per_card.iter().find(|c| c.sets_limit) {
+                // A mixed machine's table is the card that sets the limit.
+                Some(c) => format!("{} {}", vramfit_core::catalog::gpu(c.gpu).map_or(c.gpu, |g| g.name), t(l, Key::PerCardLimit)),
+                None if count > 1 => f(l, Key::PerGpuTimes, &[("count", &count.to_string())]),
+                None => t(l, Key::PerGpu).to_string(),
+            }}</caption>
             <thead><tr><th scope="col">{t(l, Key::ColComponent)}</th><th scope="col">"GiB"</th><th scope="col">"GB"</th></tr></thead>
             <tbody>
                 {plan.per_gpu_components.iter().map(|c| {
@@ -141,6 +146,10 @@ fn PerCard(cards: Vec<CardUse>, l: Locale) -> impl IntoView {
 #[component]
 fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
     let kv = e.plan.as_ref().and_then(|p| p.kv);
+    let split_over_cards = e
+        .plan
+        .as_ref()
+        .is_some_and(|p| p.split == Split::Layers && p.count > 1);
     let host = e.host_bytes;
     kv.map(|k| {
         view! {
@@ -148,7 +157,9 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
                 <h2>{t(l, Key::EngineReportTitle)}</h2>
                 <ul>
                     {k.budget_bytes.map(|b| view! { <li>{f(l, Key::ClaimedAtStart, &[("gib", &gib(l, b))])}</li> })}
-                    <li data-testid="kv-gib">{f(l, Key::KvGib, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
+                    // A layer split's engines report the cache of all cards (llama.cpp's total,
+                    // Transformers' whole cache); the others one GPU's.
+                    <li data-testid="kv-gib">{f(l, if split_over_cards { Key::KvGibAllCards } else { Key::KvGib }, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
                     {(k.state_bytes > 0).then(|| view! { <li data-testid="state-gib">{f(l, Key::StateGib, &[("gib", &gib(l, k.state_bytes))])}</li> })}
                     <li data-testid="kv-tokens">{f(l, Key::KvTokens, &[("tokens", &l.count(PluralKey::Tokens, k.kv_cache_tokens))])}</li>
                     <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency_centi() as f64 / 100.0, 2))])}</li>

@@ -452,6 +452,9 @@ pub fn card_name(l: Locale, plan: &Plan) -> String {
 
 /// "2 × NVIDIA H100 (tensor parallel)".
 pub fn plan_title(l: Locale, plan: &Plan) -> String {
+    if !plan.per_card.is_empty() {
+        return mixed_title(l, plan);
+    }
     let base = f(
         l,
         Key::PlanTitle,
@@ -469,6 +472,42 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
         Split::Sharded => Key::SplitSharded,
     };
     format!("{base} ({})", t(l, how))
+}
+
+/// A mixed machine: each run of one kind of card in device order ("1 × RTX 5090 + 1 × RTX
+/// 4080"), the split, and the card whose figures the verdict gives.
+fn mixed_title(l: Locale, plan: &Plan) -> String {
+    let name =
+        |id: &str| vramfit_core::catalog::gpu(id).map_or(id.to_string(), |g| g.name.to_string());
+    let mut runs: Vec<(&str, u32)> = Vec::new();
+    for c in &plan.per_card {
+        match runs.last_mut() {
+            Some((id, n)) if *id == c.gpu => *n += 1,
+            _ => runs.push((c.gpu, 1)),
+        }
+    }
+    let cards = runs
+        .iter()
+        .map(|(id, n)| {
+            f(
+                l,
+                Key::PlanTitle,
+                &[("count", &n.to_string()), ("card", &name(id))],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let how = match plan.split {
+        Split::TensorParallel => Key::SplitTensorParallel,
+        _ => Key::SplitLayers,
+    };
+    let limit = plan
+        .per_card
+        .iter()
+        .find(|c| c.sets_limit)
+        .map(|c| format!("; {} {}", name(c.gpu), t(l, Key::PerCardLimit)))
+        .unwrap_or_default();
+    format!("{cards} ({}{limit})", t(l, how))
 }
 
 /// The one-sentence verdict, worded from the core's reason (never re-decided here). An engine
