@@ -2,12 +2,11 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$ROOT/.tools/node_modules/binaryen/bin:$HOME/.cargo/bin:$PATH"
 
-# The release web build (issue 15): the pinned nightly rebuilds the standard library for wasm32
-# with `optimize_for_size` and `-C panic=immediate-abort` (a panic traps at once: no message
-# formatting, no unwinding tables, no panic hook; `www/panic.js` shows the panic panel from the
-# trap instead). Measured on 01f2950 (wasm after wasm-opt -Oz, gzip -9): stable 377,267 B,
-# build-std + optimize_for_size 363,355 B, build-std + immediate-abort 351,845 B. Without the
-# pinned nightly (scripts/setup installs it) the build falls back to stable, larger but the same app.
+# The release web build, as small as the toolchain makes it: the pinned nightly rebuilds the
+# standard library for wasm32 with `optimize_for_size` and `-C panic=immediate-abort` (a panic traps
+# at once: no message formatting, no unwinding tables, no panic hook; `www/panic.js` shows the panic
+# panel from the trap instead); each of the two makes the wasm smaller. Without the pinned nightly
+# (scripts/setup installs it) the build falls back to stable, larger but the same app.
 # Without reference types (both builds): wasm-bindgen then keeps JS objects in a JS array instead of
 # a second wasm table, and Debian's wasm-split (binaryen 108) splits only a module with one table
 # (tools/split-wasm).

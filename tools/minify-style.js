@@ -1,6 +1,6 @@
 //! Called by Trunk's post-build hook (tools/split-wasm/split.js, the app's release builds): drops
 //! the comments and the spare whitespace of index.html's inline stylesheet (www/style.css, inlined
-//! by Trunk): 4,205 → 3,361 B gzip, before the first answer. Only what is safe without parsing
+//! by Trunk), which the first answer waits for. Only what is safe without parsing
 //! CSS: comments go, each run of whitespace becomes one space (calc()'s spaces around + and -
 //! stay), and spaces beside `{`, `}` and `;` go. The tags stay as Trunk writes them (the service
 //! worker and scripts/single-file read them).

@@ -1,7 +1,7 @@
 // The panic panel for release builds. They are compiled with `-C panic=immediate-abort`
-// (scripts/env.sh, issue 15): a panic in the wasm traps at once, without Rust's panic hook, and
-// reaches JavaScript as a WebAssembly.RuntimeError thrown out of an event handler or the start-up
-// promise. This shows the panel `#panic` (its sentence is already in the page's language:
+// (scripts/env.sh, for a smaller wasm): a panic in the wasm traps at once, without Rust's panic
+// hook, and reaches JavaScript as a WebAssembly.RuntimeError thrown out of an event handler or the
+// start-up promise. This shows the panel `#panic` (its sentence is already in the page's language:
 // crates/vramfit-web/src/panic_panel.rs writes it whenever the language is set) with the error.
 (function () {
   function show(err) {

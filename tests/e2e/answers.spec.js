@@ -1,4 +1,4 @@
-// Answers that never contradict themselves (issue 11): the model picker shows what is computed,
+// Answers that never contradict themselves: the model picker shows what is computed,
 // a vLLM verdict names its real reason, fixes load a scenario that fits, token counts take "32k".
 const { test, expect } = require('@playwright/test');
 

@@ -33,7 +33,8 @@ fs.writeFileSync(path.join(refDir, 'index.html'), `<!doctype html><html lang="en
 </body></html>`);
 
 // The second reference (--counter): a plain Leptos counter (tools/bench-counter) built like the app,
-// the floor of a Leptos page's time to ready on this machine (issue 15 asks ready ÷ counter).
+// the floor of a Leptos page's time to ready on this machine (ready ÷ counter holds on a noisy
+// one).
 const counterDir = args.counter ? path.resolve(args.counter) : null;
 
 const roots = { '/ref/': refDir };
@@ -202,7 +203,8 @@ async function inputToPaint(page) {
     const c = counterDir ? ` ${(r / counterReady).toFixed(2)} |` : '';
     lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${kb(weigh(l, answer[l]).gzip)} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} |${c} ${ip} |`);
   }
-  // Where the time to a first answer goes (issue 15 asks for the verdict rendered, not only built).
+  // Where the time to a first answer goes, up to the verdict rendered (what a user waits for), not
+  // only built.
   const stage = (l, k) => {
     const v = timeline[l].map((t) => t[k]).filter((x) => typeof x === 'number');
     return v.length === timeline[l].length ? med(v).toFixed(0) : '–';

@@ -1,4 +1,4 @@
-// The renter's decision in the page (issues 29 and 30): speed and price under the verdict and in
+// The renter's decision in the page: speed and price under the verdict and in
 // a one-line verdict that stays in view, the plans that fit as the core ranked them, the user's
 // own price and ranking kept in the link, vLLM at its own default reading "fits", and the
 // measurement the workload on screen needs.

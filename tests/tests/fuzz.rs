@@ -823,7 +823,7 @@ fn fuzz_every_input_ends_in_an_estimate_or_a_typed_error() {
     );
 }
 
-/// The inputs of issue 12, each with the outcome it must have now.
+/// Inputs whose arithmetic once overflowed, each with the outcome it must have now.
 #[test]
 fn regression_cases_from_issue_12() {
     let too_large = |key: &'static str, max: u64| -> Result<(), ScenarioError> {

@@ -99,7 +99,7 @@ fn multi_gpu_pytorch_script_uses_every_gpu() {
 
 #[test]
 fn commands_follow_the_scenario() {
-    // Issue 11's case: 70B AWQ, 8 sequences, 2 GPUs.
+    // A quantised model on two cards with an fp8 cache: 70B AWQ, 8 sequences, 2 GPUs.
     let s = scenario(
         r#"{"model":{"catalog":"llama-3.1-70b-instruct"},"weights":"awq-int4-g128","kv_cache":"fp8","workload":{"inference":{"context_tokens":32768,"sequences":8}},"hardware":{"gpu":"h100-sxm-80gb","count":2},"engine":{"vllm":{}}}"#,
     );

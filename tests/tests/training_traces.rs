@@ -1,4 +1,4 @@
-//! LoRA / QLoRA training steps against a meta-device trace of the real modules (issue #16).
+//! LoRA / QLoRA training steps against a meta-device trace of the real modules.
 //!
 //! `tests/traces/training/llama-tiny.json` comes from `tools/trace/train_trace.py`: transformers'
 //! `LlamaForCausalLM` with Llama-3.1-8B's widths and 2 or 4 layers, bf16, built on the `meta`

@@ -1,11 +1,11 @@
 //! Moves the data only the rest of the code reads from the primary module to the rest's
-//! (tools/split-wasm; issue 15).
+//! (tools/split-wasm).
 //!
 //! `wasm-split` splits functions, not data: every string and table stays in the primary module,
 //! though half of them only the rest's functions read. Here the linker's map
 //! (`crates/vramfit-web/build.rs`) says where each piece of data (a static, a string, a switch
 //! table) lies and how long it is: its input sections, the linker's unit, where the symbol table
-//! would cut some sections into symbols that share them (std's 1,552-byte `.rodata` holds 78). A
+//! would cut some sections into symbols that share them (one of std's `.rodata` holds many). A
 //! piece is *hot* when the primary's code names an address in it (an `i32.const`, a load's or
 //! store's constant offset, either half of an `i64.const`, which is how LLVM stores a string's
 //! pointer and length at once), or when a hot piece holds such an address (a pointer in a table);
@@ -15,11 +15,12 @@
 //! placeholder called earlier loads the rest first: runtime.js).
 //!
 //! Addresses outside the piece they are for: LLVM names some pieces by a base below them
-//! (`piece − 56` for an index that starts at 1) or an end past them (`piece + size + 51`); in this
-//! app's link 71 of 7,410 code relocations do. The linker keeps its relocations in the linked wasm
+//! (`piece − k` for an index that starts at 1) or an end past them (`piece + size + k`); a few of
+//! the app's code relocations do. The linker keeps its relocations in the linked wasm
 //! (`--emit-relocs`), so each such address counts for the piece it was written for. A constant
 //! that wasm-opt may have folded later is covered by `REACH`: a constant in the code that does not
-//! start a piece keeps every piece within 64 bytes of it hot (the strays LLVM wrote are within 56).
+//! start a piece keeps every piece within `REACH` bytes of it hot (wider than the strays LLVM
+//! writes).
 //!
 //! Nothing moves (the build says why) unless the map is the one the linker wrote for this wasm:
 //! written in the same link as the linked wasm beside it, whose memory is byte for byte this

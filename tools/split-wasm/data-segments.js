@@ -1,6 +1,6 @@
 //! Merges a wasm module's active data segments that lie close together (tools/split-wasm).
 //!
-//! wasm-opt's memory packing cuts the data into ≈ 1,000 segments around every run of zeros, which
+//! wasm-opt's memory packing cuts the data into many segments around every run of zeros, which
 //! saves raw bytes; but each segment costs a header (its offset and size, ≈ 7 bytes that gzip
 //! barely compresses), while the zeros it cuts out cost almost nothing once gzipped. Segments
 //! closer than `maxGap` bytes are joined here, the gap written as zeros: the memory the module

@@ -36,7 +36,7 @@ const REST_FIRST = ['config', 'engine', 'train', 'image', 'video', 'custom'];
 /** Functions never kept, even when a profiled view runs them: English's `later` texts
  * (vramfit-i18n's en.rs), so that its table and texts move to the rest (cold-data.js). A profiled
  * view that needs one of them then loads the rest on demand, which tests/e2e/split.spec.js
- * reports, instead of the primary silently keeping 17 KB of text. */
+ * reports, instead of the primary silently keeping all of `LATER`'s text. */
 const NEVER_KEEP = ['vramfit_i18n::en::later'];
 
 async function main() {

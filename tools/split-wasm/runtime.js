@@ -38,9 +38,9 @@ const __vramfit_rest_first = /* REST_FIRST */ [];
  * The rest is fetched at once, beside the primary module, and the app starts once both are there:
  * - on a page the service worker controls: a synchronous request would bypass the worker (offline
  *   it fails), and the worker's copy costs no network;
- * - for a link to a view whose first answer needs the rest (a key in __vramfit_rest_first): on a
- *   mobile link, fetching it on demand after the primary cost 2.28 → 2.54 s to a training link's
- *   first answer. */
+ * - for a link to a view whose first answer needs the rest (a key in __vramfit_rest_first):
+ *   fetching it on demand only after the primary would make that first answer wait for two
+ *   downloads one after the other. */
 export function __vramfit_rest_source(source) {
     __vramfit_rest.source = source;
     if (typeof source !== 'string' || typeof location === 'undefined') return;

@@ -1,4 +1,4 @@
-//! Short names for the JS functions the primary module imports (tools/split-wasm; issue 15).
+//! Short names for the JS functions the primary module imports (tools/split-wasm).
 //!
 //! wasm-bindgen names each import after its Rust function and a 16-digit hash
 //! (`__wbg_timeout_6d701c12be1d4627`, under the module `./vramfit-web_bg.js`), and the names

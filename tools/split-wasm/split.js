@@ -1,5 +1,5 @@
-//! Trunk's post-build hook (Trunk.toml): splits the app's wasm in two (issue 15: the first
-//! answer runs about half of the functions; the others load after it, see runtime.js).
+//! Trunk's post-build hook (Trunk.toml): splits the app's wasm in two (the first answer runs only
+//! part of the functions; the others load after it, see runtime.js).
 //!
 //! In Trunk's staging folder it replaces `vramfit-web-<h>.js` + `vramfit-web-<h>_bg.wasm` with
 //! `vramfit-web-<h2>.js` (wasm-bindgen's module + runtime.js), `vramfit-web-<h2>_bg.wasm` (the
@@ -26,8 +26,8 @@ const { shortenImports } = require('./short-imports');
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
   '--enable-mutable-globals', '--enable-reference-types'];
 const KEEP = path.join(__dirname, 'keep.txt');
-/** Data segments closer than this are merged (data-segments.js): the primary module was 2.2 KB
- * gzip smaller with 64–256 bytes than as wasm-opt leaves it (8: nothing; 1,024: 1.9 KB). */
+/** Data segments closer than this are merged (data-segments.js): a much smaller gap merges too few
+ * segments to matter, a much larger one writes more zeros than the headers it saves. */
 const MAX_DATA_GAP = 128;
 
 function fail(message) {
@@ -47,7 +47,7 @@ function onPath(tool) {
 const sha = (algo, data) => crypto.createHash(algo).update(data).digest();
 
 /** wasm-bindgen's module with runtime.js, minified by terser (`.tools/`, scripts/setup) when it is
- * there: 10.0 → 6.9 KB gzip, all of it before the first answer. Export names stay (the page and
+ * there: all of it loads before the first answer. Export names stay (the page and
  * api.js import them), and so does `__vramfit_rest_source`, which scripts/single-file calls from
  * code it appends to the module. Without terser the module is left as it is. */
 async function minified(js) {

@@ -85,7 +85,7 @@ fn bad_arguments_say_why() {
     }
 }
 
-/// The estimate's JSON carries the renter's contract (issue 30) at the top level and on every
+/// The estimate's JSON carries the renter's contract at the top level and on every
 /// ranked offer: `speed` {decode_tokens_per_s, decode_tokens_per_s_total, prefill_tokens_per_s,
 /// time_to_first_token_ms, error_band_percent, basis} and `cost` {usd_per_hour,
 /// usd_per_million_output_tokens, price_source, price_as_of}.

@@ -1,4 +1,4 @@
-//! A model's `config.json` dropped where weights go is named as such (issue 29: it read as a
+//! A model's `config.json` dropped where weights go is named as such (it once read as a
 //! "malformed or crafted" header), whatever its file name.
 
 use vramfit_core::header::{inspect, ErrorKind, InputFile, RefusalClass};

@@ -133,7 +133,7 @@ prop_compose! {
             s["engine"] = e;
         }
         // A workload without a language model has no model, weights or KV cache of one: its
-        // link carries none (issue 29: image links carried an LLM's `model=` and `weights=`).
+        // link carries none (an image link once carried an LLM's `model=` and `weights=`).
         if !llm {
             if let Some(o) = s.as_object_mut() {
                 o.remove("model");
@@ -218,7 +218,7 @@ fn a_fallen_back_count_revalidates_the_training_run() {
     assert_eq!(back, s);
 }
 
-/// A bad workload link keeps its workload (issue 29): `?image={"pipeline":"flux1-dev","width":100000}`
+/// A bad workload link keeps its workload: `?image={"pipeline":"flux1-dev","width":100000}`
 /// became "Serve an LLM"; now the width takes its starting value and the note names the field.
 #[test]
 fn a_bad_generation_field_keeps_the_workload() {

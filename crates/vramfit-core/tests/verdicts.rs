@@ -218,7 +218,7 @@ fn issue_11_vllm_cases() {
     .expect("json");
     let e = estimate(&awq).expect("valid");
     // vLLM at its own default fills the fraction it claims by design: that is its headroom, so a
-    // plan whose pool holds the sequences fits (issue 29), with nothing to fix.
+    // plan whose pool holds the sequences fits, with nothing to fix.
     assert_eq!(e.reason, VerdictReason::FitsWithHeadroom);
     assert!(e.fixes.is_empty());
 }
@@ -356,7 +356,7 @@ fn host_memory_warning_names_its_owner() {
     );
 }
 
-/// Found by fuzzing (issue 29): Transformers on several GPUs chose the peak phase on whole-model
+/// Found by fuzzing: Transformers on several GPUs chose the peak phase on whole-model
 /// figures, then divided the cache, so prefill's working set (not divided) was lost: Llama 3.1 8B,
 /// 64 × 8k with 3,072 new tokens on 4 × A100 40GB read "fits" at 32.4 GB per GPU.
 #[test]
@@ -367,7 +367,7 @@ fn transformers_peak_phase_is_chosen_per_gpu() {
     assert_eq!(e.verdict, Verdict::DoesNotFit);
 }
 
-/// Found by fuzzing (issue 29): llama.cpp with explicit `-np` kept its slots whatever the
+/// Found by fuzzing: llama.cpp with explicit `-np` kept its slots whatever the
 /// sequences, so the limit on sequences ran to the solver's ceiling (100,000).
 #[test]
 fn llama_cpp_explicit_slots_bound_the_sequences() {
@@ -381,7 +381,7 @@ fn llama_cpp_explicit_slots_bound_the_sequences() {
     }
 }
 
-/// Issue 29: a video pipeline whose only text encoder is a T5 (Wan's umT5) is never offered to
+/// A video pipeline whose only text encoder is a T5 (Wan's umT5) is never offered to
 /// drop it; a denoiser published in fp32 is offered in bf16.
 #[test]
 fn generation_fixes_keep_the_only_text_encoder() {
@@ -410,7 +410,7 @@ fn generation_fixes_keep_the_only_text_encoder() {
     );
 }
 
-/// Found by fuzzing (issue 29): a pasted config carrying a huge table the reader ignores made
+/// Found by fuzzing: a pasted config carrying a huge table the reader ignores made
 /// every estimate slow, the fix search copying it per change tried. The fixes' scenarios carry
 /// the compact config.
 #[test]
@@ -429,7 +429,7 @@ fn a_pasted_configs_ignored_tables_are_not_copied() {
     }
 }
 
-/// vLLM's `--kv-cache-memory` (issue 31): the pool is exactly the bytes asked, the fraction is
+/// vLLM's `--kv-cache-memory`: the pool is exactly the bytes asked, the fraction is
 /// ignored, the card's headroom applies as for any engine, and no fix sets a fraction.
 #[test]
 fn vllm_kv_cache_memory_sets_the_pool() {

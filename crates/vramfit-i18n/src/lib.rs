@@ -11,10 +11,10 @@
 //! plural category the language uses.
 //!
 //! Why not `leptos_i18n`: this crate costs no dependency, no build script and no ICU data in the
-//! wasm (measured in TOOLCHAIN.md: leptos_i18n with plurals and number formatting adds ≈ 100 KB
-//! gzip). Plural categories and number formats follow CLDR for integers and fixed decimals,
-//! implemented here and tested natively; the core stays free of sentences (it returns enums the UI
-//! maps to [`Key`]s).
+//! wasm (leptos_i18n's plurals and number formatting bring ICU data into it, all of it loaded
+//! before the first answer). Plural categories and number formats follow CLDR for integers and
+//! fixed decimals, implemented here and tested natively; the core stays free of sentences (it
+//! returns enums the UI maps to [`Key`]s).
 //!
 //! Templates use `{name}` placeholders, filled by [`fill`].
 

@@ -1,4 +1,4 @@
-//! Parts of the page that are built once the rest of the app's code is in (issue 15): what a
+//! Parts of the page that are built once the rest of the app's code is in: what a
 //! first answer does not show — the sections below the answer (acceptance test, measuring,
 //! questions) and the inside of closed panels (reading your own files). Their code then lives in
 //! the rest module of the split wasm (tools/split-wasm), not in the primary one the first answer

@@ -1,5 +1,5 @@
-//! A plain Leptos counter, the reference page `scripts/bench` times beside the app (issue 15: time
-//! to ready is compared with a Leptos counter measured in the same run, so the ratio holds on a
+//! A plain Leptos counter, the reference page `scripts/bench` times beside the app (time to
+//! ready is compared with a Leptos counter measured in the same run, so the ratio holds on a
 //! noisy machine). Its count is the element the bench waits for (`data-testid="verdict"`).
 use leptos::prelude::*;
 

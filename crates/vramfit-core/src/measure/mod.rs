@@ -406,7 +406,7 @@ print(f'total_gib: {{total / GIB:.2f}}')
 mod tests {
     use super::*;
 
-    /// Found by fuzzing (issue 29): a 400-digit figure read as infinity.
+    /// Found by fuzzing: a 400-digit figure read as infinity.
     #[test]
     fn absurd_figures_are_not_measurements() {
         let digits = "9".repeat(400);
@@ -468,7 +468,7 @@ mod tests {
         assert!(pytorch_script(&s).contains("BATCH = 4"));
     }
 
-    /// Issue 29: without a card the command is the recommended plan's, with the fraction the
+    /// Without a card the command is the recommended plan's, with the fraction the
     /// search set; a context past the model's positions carries its documented YaRN scaling; a
     /// pre-quantised format is never the base repo with `--quantization`.
     #[test]
