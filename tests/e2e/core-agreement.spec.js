@@ -1,6 +1,7 @@
-// The page's numbers against the core (issue 34): every golden scenario (tests/scenarios/*.json,
-// whose estimate the core wrote to NAME.expected.json) opened as a link, in English and German;
-// the verdict, the per-GPU total and every component row on screen must be the core's.
+// The page's numbers against the core, so the two never disagree: every golden scenario
+// (tests/scenarios/*.json, whose estimate the core wrote to NAME.expected.json) opened as a link,
+// in English and German; the verdict, the per-GPU total and every component row on screen must be
+// the core's.
 const fs = require('fs');
 const path = require('path');
 const { test, expect } = require('@playwright/test');
