@@ -77,14 +77,14 @@ test('a link to a view the profile leaves out fetches the rest beside the primar
   expect(files.filter((n) => n.endsWith('_rest.wasm'))).toHaveLength(1);
 });
 
-test('an input before the rest has arrived loads it on demand and the answer follows the input', async ({ page }) => {
-  // The background request for the rest is held; the on-demand one (a synchronous request) is not.
+test('an input before the rest has arrived waits for the one download with a busy sign, and the answer follows the input', async ({ page }) => {
+  // The background request for the rest is held until released.
   let release;
   const held = new Promise((r) => { release = r; });
   let restRequests = 0;
   await page.route('**/*_rest.wasm', async (route) => {
     restRequests += 1;
-    if (restRequests === 1) await held;
+    await held;
     await route.continue();
   });
   await page.goto('./?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090');
@@ -93,17 +93,22 @@ test('an input before the rest has arrived loads it on demand and the answer fol
   expect(await restMark(page)).toBeNull();
   // What the first answer does not show waits for the rest (later.rs).
   await expect(page.locator('.guidance')).toHaveCount(0);
-  // Training runs code the first answer did not.
+  // Training runs code the first answer did not: a busy sign stands in while the rest loads, and
+  // nothing asks for the rest a second time.
   await page.getByTestId('workload-train').check();
-  await expect(page.getByTestId('verdict')).toContainText('GiB');
-  const rest = await restMark(page);
-  expect(rest && rest.how).toBe('on-demand');
-  expect(restRequests).toBe(2);
-  await expect(page.getByTestId('components')).toContainText(/optimizer|Optimizer/);
-  await expect(page.locator('.guidance')).toBeVisible();
+  await expect(page.getByTestId('busy-inputs')).toContainText('Loading the rest of the app');
+  await expect(page.getByTestId('busy')).toBeVisible();
+  expect(restRequests).toBe(1);
   release();
-  // The late background copy changes nothing: the page keeps answering.
+  await expect(page.getByTestId('components')).toContainText(/optimizer|Optimizer/);
+  await expect(page.getByTestId('busy')).toHaveCount(0);
+  await expect(page.getByTestId('busy-inputs')).toHaveCount(0);
+  const rest = await restMark(page);
+  expect(rest && rest.how).toBe('background');
+  await expect(page.locator('.guidance')).toBeVisible();
   await page.waitForLoadState('networkidle');
+  expect(restRequests).toBe(1);
+  // The page keeps answering.
   await page.getByTestId('workload-serve').check();
   await page.getByTestId('ctx').fill('16384');
   await expect(page.getByTestId('verdict')).toContainText('RTX 4090');

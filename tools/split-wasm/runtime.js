@@ -27,6 +27,13 @@ globalThis.__vramfit_after_rest = (callback) => {
     else __vramfit_rest.after.push(callback);
 };
 
+/** The app asks for the rest now (an edit waits for it, vramfit-web's `later.rs`): the background
+ * load starts at once instead of at the next idle moment. It starts once, so the rest is fetched
+ * once. */
+globalThis.__vramfit_rest_load_now = () => {
+    __vramfit_rest_background();
+};
+
 function __vramfit_rest_settled() {
     for (const callback of __vramfit_rest.after.splice(0)) queueMicrotask(callback);
 }

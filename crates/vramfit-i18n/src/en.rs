@@ -299,6 +299,7 @@ english! {
             PerCardUsed => "In use",
             PerCardLimit => "sets the limit",
             KvGibAllCards => "KV cache: {gib} GiB over all cards",
+            BusyRest => "Loading the rest of the app…",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
     /// configs, the guidance sections, the file panel.

@@ -31,7 +31,7 @@ keys! {
         SglangMemFraction, SglangChunk,
         LlamaNgl, LlamaFlash, LlamaCtk, LlamaCtv, LlamaUnified, LlamaNCpuMoe, LlamaCpuMoe, LlamaHostBandwidth,
         CompDraftWeights, CompDraftKv, CompDraftCompute, WhatDraft, GrowDraft, ShrinkDraft, MeasureDraft, SpecLabel, SpecNone, SpecMtp, SpecTokens, FixNoSpec,
-        SecondCardLabel, SecondCardNone, SecondCountLabel, PerCardCaption, PerCardUsed, PerCardLimit, KvGibAllCards,
+        SecondCardLabel, SecondCardNone, SecondCountLabel, PerCardCaption, PerCardUsed, PerCardLimit, KvGibAllCards, BusyRest,
         FormatFp8, FormatFp8Block, FormatInt8, FormatInt4, FormatGptq, FormatAwq,
         FormatNf4, FormatNf4Dq, FormatFp4, FormatFp4Dq, FormatMxfp4,
         ProblemEmpty, ProblemNotWhole, ProblemNotNumber, ProblemTooSmall, ProblemTooLarge,

@@ -50,6 +50,7 @@ pub fn App() -> impl IntoView {
         form,
         draft,
         last_good,
+        waiting,
     } = Live::new(&initial);
     // The page's language: only when it changes. Setting `<html lang>` restyles the whole
     // document even to the same value (≈ 1,300 elements, measured 10–30 ms per input in Chromium
@@ -136,6 +137,9 @@ pub fn App() -> impl IntoView {
                 // answer read out: the verdict with its speed and price, not every number.
                 <p class="verdict-bar" data-testid="verdict-bar" aria-live="polite" aria-atomic="true">
                     {move || shown.with(|e| e.as_ref().map(|e| crate::speed_view::summary(l, e)))}
+                    <Show when=move || waiting.get()>
+                        <span class="busy" data-testid="busy">" · "{t(l, Key::BusyRest)}</span>
+                    </Show>
                 </p>
                 <main class="layout">
                     <Inputs form=form problems=problems estimate=shown l=l />

@@ -87,6 +87,7 @@ pub fn EmbedApp() -> impl IntoView {
         form,
         draft,
         last_good,
+        ..
     } = Live::new(&initial);
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());

@@ -418,6 +418,8 @@ pub struct Live {
     pub draft: Memo<Result<Scenario, Vec<(Input, Problem)>>>,
     /// The last valid scenario and its estimate.
     pub last_good: RwSignal<Option<(Scenario, Estimate)>>,
+    /// Whether an edit waits for the rest of the app's code (the page shows a busy sign).
+    pub waiting: RwSignal<bool>,
 }
 
 impl Live {
@@ -430,11 +432,23 @@ impl Live {
                 .ok()
                 .map(|e| (initial.clone(), e)),
         );
+        let waiting = RwSignal::new(false);
+        let settled = crate::later::settled();
         Effect::new(move |_| {
             if let Ok(s) = draft.get() {
                 if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
+                    waiting.set(false);
                     return;
                 }
+                // An edit before the rest of the code is in may need it: wait for the one
+                // download (this effect runs again when it settles) rather than loading it a
+                // second time, synchronously, with nothing on screen.
+                if !settled.get() {
+                    waiting.set(true);
+                    crate::later::load_now();
+                    return;
+                }
+                waiting.set(false);
                 if let Ok(e) = vramfit_core::estimate(&s) {
                     last_good.set(Some((s, e)));
                 }
@@ -444,6 +458,7 @@ impl Live {
             form,
             draft,
             last_good,
+            waiting,
         }
     }
 }

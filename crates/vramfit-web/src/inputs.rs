@@ -35,6 +35,9 @@ pub fn Inputs(
 ) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let error = move |input: Input| field_error(problems, input, l);
+    // The other workloads' fields are code the first answer does not run: before the rest of the
+    // app is in, a busy sign stands in for them (the rest is loading; `Live` waits for it too).
+    let settled = crate::later::settled();
     let using_config = move || !form.config.get().trim().is_empty();
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
@@ -170,16 +173,24 @@ pub fn Inputs(
                 <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) l=l />
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Train>
-                <TrainInputs form=form.train problems=problems l=l />
+                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                    <TrainInputs form=form.train problems=problems l=l />
+                </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateImage>
-                <GenInputs form=form.image video=false problems=problems l=l />
+                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                    <GenInputs form=form.image video=false problems=problems l=l />
+                </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateVideo>
-                <GenInputs form=form.video video=true problems=problems l=l />
+                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                    <GenInputs form=form.video video=true problems=problems l=l />
+                </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Custom>
-                <CustomInputs form=form.custom problems=problems l=l />
+                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                    <CustomInputs form=form.custom problems=problems l=l />
+                </Show>
             </Show>
             <fieldset>
                 <legend>{t(l, Key::GpusLegend)}</legend>
