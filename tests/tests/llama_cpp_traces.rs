@@ -306,9 +306,9 @@ fn scenario(model: &Value, p: &Value) -> Scenario {
 /// the graph family from the config — so a drift in any of them fails here, which the allocator
 /// check above (its shape built by hand) cannot see.
 ///
-/// `estimate` itself costs ~10 ms a call in a debug build (the recommendation and the fixes over
-/// the catalog), 20 s for every point, so every [`ESTIMATE_EVERY`]th point also runs through it
-/// and its plan's compute buffer must be the same bytes.
+/// `estimate` itself (the recommendation and the fixes over the catalog) is too slow in a debug
+/// build to run for every point, so every [`ESTIMATE_EVERY`]th point also runs through it and its
+/// plan's compute buffer must be the same bytes.
 #[test]
 fn estimate_compute_buffer_against_llama_cpp_traces() {
     let dir = repo_root().join("tests").join("traces").join("llama_cpp");

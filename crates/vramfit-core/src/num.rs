@@ -1,6 +1,6 @@
 //! Decimal text ↔ `f64` for typed values, URL parameters and engine logs, without the standard
-//! library's float parsing (its 10 KB table of powers) and without `f64`'s `Display` in our own
-//! code: together ≈ 12 KB gzip of the wasm for a handful of short numbers. (serde's error messages
+//! library's float parsing (its table of powers) and without `f64`'s `Display` in our own code:
+//! both weigh far more in the wasm than a handful of short numbers needs. (serde's error messages
 //! still reach `Display`, so its shortest printer stays.) Native and wasm32 use the same
 //! functions, so both read the same values.
 

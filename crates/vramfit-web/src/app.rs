@@ -53,8 +53,8 @@ pub fn App() -> impl IntoView {
         waiting,
     } = Live::new(&initial);
     // The page's language: only when it changes. Setting `<html lang>` restyles the whole
-    // document even to the same value (≈ 1,300 elements, measured 10–30 ms per input in Chromium
-    // when this ran with every estimate).
+    // document even to the same value, which made every input slow when this ran with every
+    // estimate.
     Effect::new(move |_| {
         let l = in_lang.get();
         panic_panel::set_locale(l);

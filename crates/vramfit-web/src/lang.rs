@@ -34,7 +34,7 @@ fn browser_locale() -> Locale {
 
 /// How long the first render waits for its language's file ([`ensure_first`]): past this the page
 /// opens in English and switches when the file arrives. 4 s is the "computing…" frame's limit of
-/// patience on a slow mobile link, where the file (≈ 12 KB gzip) takes ≈ 0.3 s.
+/// patience on a slow mobile link, where a language file normally arrives well within it.
 const FIRST_WAIT_MS: u32 = 4_000;
 
 /// [`ensure`] for the first render: gives up after [`FIRST_WAIT_MS`].

@@ -570,7 +570,7 @@ pub fn verdict(l: Locale, plan: &Plan, context: u64) -> String {
 /// `word` with its first letter in upper case (a sentence start). ASCII only: the one word it is
 /// given starts with an ASCII letter in every language (`vramfit-i18n`'s test
 /// `capitalised_words_start_in_ascii`), and `char::to_uppercase` would bring the Unicode case
-/// tables into the wasm (1.7 KB gzip).
+/// tables into the wasm.
 fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
     chars.next().map_or_else(String::new, |c| {

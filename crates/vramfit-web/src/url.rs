@@ -40,8 +40,8 @@ pub fn query_string(s: &Scenario, lang: Locale) -> String {
 
 /// How long the inputs must rest before the address bar follows them, ms.
 ///
-/// `history.replaceState` costs Chromium several milliseconds (measured 5.5–7.5 ms per call on
-/// this machine, more than the estimate and the answer's update together), and someone typing
+/// `history.replaceState` costs Chromium more per call than the estimate and the answer's update
+/// together, and someone typing
 /// `32768` changes the answer five times. So the query is written once the inputs have rested
 /// this long, not per keystroke; copying the link and leaving the page write it at once
 /// ([`flush`]), so neither ever sees an older query.
