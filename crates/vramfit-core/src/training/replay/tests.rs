@@ -2,7 +2,7 @@
 //! the reference allocator call by call, a device limit releases cached segments, the peak's
 //! parts add up, and accumulation does not raise the peak beyond one micro-batch.
 
-use super::super::{Checkpointing, LoraTargets};
+use super::super::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, TrainPrecision};
 use super::*;
 use crate::catalog;
 
