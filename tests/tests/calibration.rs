@@ -14,9 +14,13 @@
 //! (its `quantization_config`: double quantisation, `llm_int8_skip_modules`) and the LoRA rank the
 //! training stack asked vLLM to reserve. These are properties of the runs, not fitted numbers.
 //!
-//! Bounds asserted on every case: weights within 2 %, KV cache within 5 % of the vLLM budget
-//! (`total × gpu_memory_utilization`). Nothing here is fitted to a case: the same engine model
-//! serves them all, and the misses are printed.
+//! Bounds are asserted per figure near what each case achieves (see the test). The same engine
+//! model serves every case, but two of its constants were read off these logs, so the cells they
+//! set are marked "fitted", not out-of-sample checks: vLLM's non-torch overheads
+//! (`engine/vllm.rs`: 0.01 GiB, +0.07 with bitsandbytes, +0.06 for V1) equal the logged non-torch
+//! memory of the cases of each kind (the whole non-torch column), and the 0.35 GiB CUDA context
+//! (`budget/runtime.rs`) is A04 / A05's log, whose engine (≤ 0.6.4) counts the context inside its
+//! budget, so their KV cells too. Every other cell is out of sample; the misses are printed.
 
 use serde_json::{json, Value};
 use vramfit_tests::{calibration_file, finish_report};
@@ -103,7 +107,7 @@ fn vllm_profiles_accuracy() {
     let profiles = read("vllm_profiles.json");
     let configs = read("configs.json");
     let mut rows = vec![
-        "| case | model | format, vLLM | weights GiB | non-torch GiB | activation GiB | KV GiB | KV err (of budget) | KV tokens | max concurrency |".to_string(),
+        "| case | model | format, vLLM | weights GiB | non-torch GiB (fitted) | activation GiB | KV GiB | KV err (of budget) | KV tokens | max concurrency |".to_string(),
         "|---|---|---|---|---|---|---|---|---|---|".to_string(),
     ];
     let mut failures = Vec::new();
@@ -207,7 +211,12 @@ fn vllm_profiles_accuracy() {
             w_err,
             cell(non_torch, get("non_torch_gib"), 2),
             cell(activation, get("activation_peak_gib"), 2),
-            cell(kv, kv_meas, 2),
+            // The CUDA context constant was read off these two logs (see the module doc).
+            if matches!(id, "A04" | "A05") {
+                format!("{} (fitted)", cell(kv, kv_meas, 2))
+            } else {
+                cell(kv, kv_meas, 2)
+            },
             kv_err.map_or_else(|| "–".to_string(), |e| format!("{e:+.1} %")),
             cell(tokens, get("kv_tokens"), 0),
             cell(conc, get("max_concurrency"), 2),

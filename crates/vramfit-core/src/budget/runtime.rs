@@ -15,7 +15,10 @@
 use crate::bytes::{GIB, KIB, MIB};
 use crate::catalog::GpuArch;
 
-/// CUDA context and module images, per GPU.
+/// CUDA context and module images, per GPU, with CUDA's lazy module loading. Fitted: read off the
+/// vLLM 0.6.4 logs of the calibration's A04 / A05 (that engine counts the context inside its
+/// budget), so those cases are no out-of-sample check of it (tests/tests/calibration.rs marks
+/// them); a user's own figure replaces it (`hardware.cuda_context_mib`).
 pub const CUDA_CONTEXT_BYTES: u64 = GIB * 35 / 100;
 
 /// cuBLAS workspace for a GPU generation (`None`: unknown card, the larger Hopper size).

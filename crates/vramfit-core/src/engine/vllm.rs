@@ -535,6 +535,9 @@ pub fn vllm_budget(v: &Vllm, inp: &BudgetInputs, card: &Card) -> GpuBudget {
         WeightFormat::BnbInt8 | WeightFormat::BnbNf4 { .. } | WeightFormat::BnbFp4 { .. }
     );
     let context = inp.cuda_context_bytes;
+    // The non-torch overheads vLLM attributes to itself (kernel images loaded after its baseline,
+    // library handles; bitsandbytes' own; V1's extra): fitted, equal to the calibration's logged
+    // non-torch memory of the cases of each kind, which its table marks as such.
     let (overhead, context_inside) = match v.version {
         VllmVersion::V0Legacy => (0, true),
         VllmVersion::V0 => (GIB / 100 + if bnb { GIB * 7 / 100 } else { 0 }, false),
