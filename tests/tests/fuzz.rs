@@ -478,6 +478,10 @@ struct Stats {
     estimates: u64,
     errors: u64,
     saturated: u64,
+    /// Estimates whose KV cache was recomputed exactly ([`check_kv_exactly`]).
+    kv_checked: u64,
+    /// Estimates whose growth was probed ([`check_monotone`]).
+    monotone_checked: u64,
     /// The slowest inputs seen (time of one run), at most `KEEP_SLOWEST`.
     slowest: Vec<(Duration, Scenario)>,
 }
@@ -546,7 +550,10 @@ fn check(s: &Scenario, stats: &mut Stats) -> Result<(), String> {
                 let _ = measure::llama_server_command(s);
             }))
             .map_err(|_| format!("measure panicked on {}", as_json(s)))?;
-            check_monotone(s).map_err(|why| format!("{why} for {}", as_json(s)))
+            if check_monotone(s).map_err(|why| format!("{why} for {}", as_json(s)))? {
+                stats.monotone_checked += 1;
+            }
+            Ok(())
         }
     }
 }
@@ -573,15 +580,28 @@ fn check_estimate(s: &Scenario, e: &Estimate, stats: &mut Stats) -> Result<(), S
     }
     if let Some(p) = &e.plan {
         for c in &e.components {
-            let per_gpu = p.per_gpu_components.iter().find(|x| x.id == c.id);
-            let want = per_gpu.map_or(0, |x| {
-                u64::try_from(u128::from(x.bytes) * u128::from(p.count)).unwrap_or(SATURATED)
-            });
+            // A mixed machine's deployment is every card's own components, summed.
+            let want = if p.per_card.is_empty() {
+                let per_gpu = p.per_gpu_components.iter().find(|x| x.id == c.id);
+                per_gpu.map_or(0, |x| {
+                    u64::try_from(u128::from(x.bytes) * u128::from(p.count)).unwrap_or(SATURATED)
+                })
+            } else {
+                exact_sum(
+                    p.per_card
+                        .iter()
+                        .flat_map(|card| &card.components)
+                        .filter(|x| x.id == c.id)
+                        .map(|x| x.bytes),
+                )
+            };
             if c.bytes != want {
-                return Err(format!("{:?} is not per-GPU × cards", c.id));
+                return Err(format!("{:?} is not the cards' own, summed", c.id));
             }
         }
-        check_kv_exactly(s, e, p)?;
+        if check_kv_exactly(s, e, p)? {
+            stats.kv_checked += 1;
+        }
     }
     if saturated {
         stats.saturated += 1;
@@ -606,17 +626,20 @@ fn check_estimate(s: &Scenario, e: &Estimate, stats: &mut Stats) -> Result<(), S
 }
 
 /// Engine-neutral serving without windows, cross-attention or recurrent layers: the KV cache recomputed in `u128`
-/// from the architecture must equal the component (or both be past 2^64).
-fn check_kv_exactly(s: &Scenario, e: &Estimate, p: &Plan) -> Result<(), String> {
-    let (Workload::Inference(inf), None, Some(m)) = (&s.workload, &s.engine, &e.model) else {
-        return Ok(());
+/// from the architecture must equal the component (or both be past 2^64). `Ok(false)` where the
+/// input is not one it checks (the run counts those that are).
+fn check_kv_exactly(s: &Scenario, e: &Estimate, p: &Plan) -> Result<bool, String> {
+    let (Workload::Inference(inf), None, Some(m), None) =
+        (&s.workload, &s.engine, &e.model, &s.speculative)
+    else {
+        return Ok(false);
     };
     let a = &m.arch;
     // Hybrid models keep a KV cache in their attention layers only (which ones: the config's
     // layer list or its family's default interval); `crates/vramfit-core/tests/hybrid.rs` checks
     // their KV cache and state by hand from each config.
     if a.sliding_window.is_some() || a.vision.is_some() || a.hybrid.is_some() {
-        return Ok(());
+        return Ok(false);
     }
     let tp = match p.split {
         Split::TensorParallel => u128::from(p.count),
@@ -639,30 +662,30 @@ fn check_kv_exactly(s: &Scenario, e: &Estimate, p: &Plan) -> Result<(), String> 
     if got != want {
         return Err(format!("KV cache {got} B, recomputed {want} B"));
     }
-    Ok(())
+    Ok(true)
 }
 
 /// For workloads whose plan is judged by its sum (not pre-allocating engines, not llama.cpp with
 /// a fixed `n_ctx`): the per-GPU bytes of the plan never shrink when the context (sequence length)
 /// or the sequences (micro-batch) grow, as crates/vramfit-core/README.md ("Fuzzing") states and
-/// the inverse bisections rely on.
-fn check_monotone(s: &Scenario) -> Result<(), String> {
+/// the inverse bisections rely on. `Ok(false)` where the input is not one it probes.
+fn check_monotone(s: &Scenario) -> Result<bool, String> {
     match &s.engine {
-        Some(Engine::Vllm(_) | Engine::Sglang(_)) => return Ok(()),
+        Some(Engine::Vllm(_) | Engine::Sglang(_)) => return Ok(false),
         // A fixed `n_ctx` is shared by the slots: more slots pad each less (llama.cpp's rule).
-        Some(Engine::LlamaCpp(l)) if l.n_ctx.is_some() => return Ok(()),
+        Some(Engine::LlamaCpp(l)) if l.n_ctx.is_some() => return Ok(false),
         _ => {}
     }
     let (base_ctx, base_seqs) = match &s.workload {
         Workload::Inference(i) => (i.context_tokens, i.sequences),
         Workload::Train(t) => (t.sequence_length, t.micro_batch),
-        _ => return Ok(()),
+        _ => return Ok(false),
     };
     let Ok(prepared) = prepare(s) else {
-        return Ok(());
+        return Ok(false);
     };
     let Ok((Some(plan), _)) = user_plan(s, &prepared) else {
-        return Ok(());
+        return Ok(false);
     };
     let base = prepared.inputs(s);
     let at = |ctx: u64, seqs: u64| {
@@ -676,7 +699,7 @@ fn check_monotone(s: &Scenario) -> Result<(), String> {
     if at(c * 2 + 1, q) < here || at(c, q * 2 + 1) < here {
         return Err("memory shrank when context or sequences grew".into());
     }
-    Ok(())
+    Ok(true)
 }
 
 /// A pair list for `query::from_pairs`, its values mutated from the seeds.
@@ -821,7 +844,28 @@ fn fuzz_every_input_ends_in_an_estimate_or_a_typed_error() {
         stats.estimates > iters,
         "the fuzzer reached too few estimates"
     );
+    // The exact checks must keep reaching inputs they check: a generator that drifts away from
+    // them would leave them passing on nothing.
+    println!(
+        "fuzz: KV cache recomputed exactly on {} estimates, growth probed on {}",
+        stats.kv_checked, stats.monotone_checked
+    );
+    assert!(
+        stats.kv_checked * MIN_CHECKED_SHARE >= stats.estimates,
+        "the exact KV check reached {} of {} estimates",
+        stats.kv_checked,
+        stats.estimates
+    );
+    assert!(
+        stats.monotone_checked * MIN_CHECKED_SHARE >= stats.estimates,
+        "the growth probe reached {} of {} estimates",
+        stats.monotone_checked,
+        stats.estimates
+    );
 }
+
+/// Each exact check must reach at least one estimate in this many.
+const MIN_CHECKED_SHARE: u64 = 20;
 
 /// Inputs whose arithmetic once overflowed, each with the outcome it must have now.
 #[test]
