@@ -665,6 +665,11 @@ fn closed_form_against_the_allocator_replay() {
     }
     println!();
     let excluded = |r: &&Row| EXCLUDED.iter().any(|(id, _, _)| *id == r.id);
+    // The summary docs/accuracy.md quotes, written by this test (never typed there).
+    let mut summary = vec![
+        "| path | rows | total: median, worst | allocated peak: median, worst | rows in the bound | their total: median, worst |".to_string(),
+        "|---|---:|---|---|---:|---|".to_string(),
+    ];
     for path in ["full", "LoRA", "QLoRA", "all"] {
         let of_path: Vec<&Row> = rows
             .iter()
@@ -677,8 +682,8 @@ fn closed_form_against_the_allocator_replay() {
                 .fold(0.0, |w: f64, e| if e.abs() > w.abs() { e } else { w });
             format!("median {:+.1} %, worst {worst:+.1} %", median(errs))
         };
-        println!(
-            "{path}: {} rows; total {}; allocated peak {}; the {} rows in the bound: total {}",
+        summary.push(format!(
+            "| {path} | {} | {} | {} | {} | {} |",
             of_path.len(),
             stats(of_path.iter().map(|r| r.error()).collect()),
             stats(of_path.iter().map(|r| r.allocated_error()).collect()),
@@ -690,7 +695,12 @@ fn closed_form_against_the_allocator_replay() {
                     .map(|r| r.error())
                     .collect()
             ),
-        );
+        ));
+    }
+    let summary = summary.join("\n") + "\n";
+    println!("{summary}");
+    if let Err(e) = vramfit_tests::sync_accuracy_section("accuracy-replay", &summary) {
+        failures.push(e);
     }
     println!();
     println!("| case | measured | replay | error | closed form | error |");

@@ -426,31 +426,45 @@ impl Live {
     /// Fields showing `initial`, estimated once, and the effect that keeps the estimate current.
     pub fn new(initial: &Scenario) -> Live {
         let form = Form::new(initial);
-        let draft = Memo::new(move |_| form.scenario());
+        let settled = crate::later::settled();
+        // The other workloads' fields and checks are code the first answer does not run: before
+        // the rest of the app is in, their scenario waits (no problems, nothing estimated).
+        let draft = Memo::new(move |_| {
+            if form.workload.get() != WorkloadKind::Inference && !settled.get() {
+                return Err(Vec::new());
+            }
+            form.scenario()
+        });
         let last_good = RwSignal::new(
             vramfit_core::estimate(initial)
                 .ok()
                 .map(|e| (initial.clone(), e)),
         );
         let waiting = RwSignal::new(false);
-        let settled = crate::later::settled();
+        // An edit before the rest of the code is in may need it: wait for the one download (this
+        // effect runs again when it settles) rather than loading it a second time, synchronously,
+        // with nothing on screen.
+        let wait = move || {
+            waiting.set(true);
+            crate::later::load_now();
+        };
         Effect::new(move |_| {
-            if let Ok(s) = draft.get() {
-                if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
-                    waiting.set(false);
-                    return;
-                }
-                // An edit before the rest of the code is in may need it: wait for the one
-                // download (this effect runs again when it settles) rather than loading it a
-                // second time, synchronously, with nothing on screen.
-                if !settled.get() {
-                    waiting.set(true);
-                    crate::later::load_now();
-                    return;
-                }
-                waiting.set(false);
-                if let Ok(e) = vramfit_core::estimate(&s) {
-                    last_good.set(Some((s, e)));
+            let ready = settled.get();
+            match draft.get() {
+                // A workload whose fields wait for the rest.
+                Err(problems) if problems.is_empty() => wait(),
+                Err(_) => waiting.set(false),
+                Ok(s) => {
+                    if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
+                        waiting.set(false);
+                    } else if !ready {
+                        wait();
+                    } else {
+                        waiting.set(false);
+                        if let Ok(e) = vramfit_core::estimate(&s) {
+                            last_good.set(Some((s, e)));
+                        }
+                    }
                 }
             }
         });
