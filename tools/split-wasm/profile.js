@@ -39,6 +39,20 @@ const REST_FIRST = ['config', 'engine', 'train', 'image', 'video', 'custom'];
  * reports, instead of the primary silently keeping all of `LATER`'s text. */
 const NEVER_KEEP = ['vramfit_i18n::en::later'];
 
+/** Edits made before the rest is in (the stand-in hook never calls back, so it never is): each
+ * must wait for the one download behind the busy sign (vramfit-web's `later.rs`), so the code of
+ * that wait — a field's change, each workload's switch and its sign — belongs to the primary. */
+async function editBeforeTheRest(page) {
+  await page.getByTestId('ctx').fill('16384');
+  await page.getByTestId('busy').waitFor();
+  for (const kind of ['train', 'image', 'video', 'custom']) {
+    await page.getByTestId(`workload-${kind}`).check();
+    await page.getByTestId('busy-inputs').waitFor();
+  }
+  await page.getByTestId('workload-serve').check();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+}
+
 async function main() {
   const { serveDist, launchChromium } = require(path.join(ROOT, 'tests/e2e/dist-server'));
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-profile-'));
@@ -64,6 +78,11 @@ async function main() {
       await page.waitForLoadState('networkidle');
       // The frame that shows it (layout-driven code: charts, observers).
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+      // Without a card and with one (its card fields, the second card type): the views people
+      // land on, as they would first edit them.
+      if (query === '' || query.includes('gpu=')) {
+        if (!query.includes('embed=')) await editBeforeTheRest(page);
+      }
       const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
       let count = 0;
       for (const e of events) {
