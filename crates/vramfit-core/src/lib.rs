@@ -106,24 +106,17 @@ pub use import::hf_config;
 pub use kv_format::KvCacheFormat;
 pub use model::{GlobalAttention, ModelArch, PerLayerInputs};
 
-// The budget vocabulary every workload shares (layer 4), and the recurrent-state sizing the
-// hybrid-model tests check by hand.
+// The budget vocabulary every workload shares (layer 4).
 pub use budget::draft::SpeculativeMethod;
-pub use budget::kv_cache::{state_per_layer, StateStorage};
+pub use budget::kv_cache::StateStorage;
 pub use budget::{Card, ComponentId, PeakPhase, StartFailure};
 
 // The workloads (layer 5): serving engines, training, image and video generation, custom.
 pub use custom::{Custom, Item, ItemKind};
 pub use diffusion::pipelines::{Role, PIPELINES};
-pub use diffusion::{
-    generation_budget, part_bytes, phase_sets, Attention, Generation, Offload, PhaseSet,
-    PipelinePartFormat,
-};
-pub use engine::llama_cpp::{
-    compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, CacheType, ComputeShape,
-    GraphFamily, LlamaCpp,
-};
-pub use engine::sglang::{mamba_slots, Sglang, STATE_STORAGE};
+pub use diffusion::{Attention, Generation, Offload, PipelinePartFormat};
+pub use engine::llama_cpp::{CacheType, LlamaCpp};
+pub use engine::sglang::Sglang;
 pub use engine::transformers::{AttnImplementation, CacheImplementation, Transformers};
 pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
 pub use engine::{Engine, EngineKind, Inference};
@@ -164,6 +157,20 @@ pub use warning::Warning;
 
 // The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
+
+// Internals the trace, calibration and hybrid-model tests check directly against llama.cpp's
+// allocator, the diffusion traces and the engines' state sizing: not the library's API, so only
+// with feature `testing` (the tests' dev-dependency; the CLI and the page never turn it on).
+#[cfg(feature = "testing")]
+pub use budget::kv_cache::state_per_layer;
+#[cfg(feature = "testing")]
+pub use diffusion::{generation_budget, part_bytes, phase_sets, PhaseSet};
+#[cfg(feature = "testing")]
+pub use engine::llama_cpp::{
+    compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, ComputeShape, GraphFamily,
+};
+#[cfg(feature = "testing")]
+pub use engine::sglang::{mamba_slots, STATE_STORAGE};
 // What runs on a card (layer 13).
 pub use runs_on::{runs_on, RunsOn, CONTEXT_TOKENS as RUNS_ON_CONTEXT};
 // The allocator replay the closed-form training estimate is held to (tests only).

@@ -84,7 +84,7 @@ pub struct Recommendation {
     pub replicas: Option<Plan>,
     /// Every catalog card alone, smallest first, with its verdict.
     pub single_cards: Vec<Plan>,
-    /// The best offers as ranked (at most [`MAX_ALTERNATIVES`]), `best` first.
+    /// The best offers as ranked (at most `MAX_ALTERNATIVES`, five), `best` first.
     pub alternatives: Vec<Offer>,
     /// One bigger card against several smaller ones: the best single-card offer, the best tensor
     /// parallel offers over NVLink / xGMI and over PCIe, and the best replicas, where each exists.

@@ -105,8 +105,8 @@ pub struct Speculative {
     /// one, and 1 for MTP, DeepSeek-V3's one MTP module).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num_tokens: Option<u32>,
-    /// Acceptance rate per proposed token (0–0.99; default
-    /// [`crate::budget::draft::DRAFT_ACCEPTANCE`] or [`crate::budget::draft::MTP_ACCEPTANCE`]).
+    /// Acceptance rate per proposed token (0–0.99; default 0.7 for a draft model, 0.85 for MTP:
+    /// `budget::draft::DRAFT_ACCEPTANCE`, `MTP_ACCEPTANCE`, with their sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acceptance: Option<f64>,
 }

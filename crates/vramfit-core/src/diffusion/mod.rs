@@ -605,7 +605,9 @@ pub fn part_bytes(g: &Generation) -> Result<Vec<(&'static str, u64)>, DiffusionE
         .collect())
 }
 
-/// Each phase's resident weights and working set: text encoding, denoising, decoding.
+/// Each phase's resident weights and working set: text encoding, denoising, decoding (what the
+/// diffusion traces check; the budget works on them without this list).
+#[cfg(feature = "testing")]
 pub fn phase_sets(g: &Generation) -> Result<[(Phase, PhaseSet); 3], DiffusionError> {
     let p = pipeline_of(g)?;
     Ok(phases_of(p, g))

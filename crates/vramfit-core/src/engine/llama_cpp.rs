@@ -88,7 +88,7 @@ pub struct LlamaCpp {
     #[serde(default, skip_serializing_if = "is_false")]
     pub cpu_moe: bool,
     /// The host memory bandwidth a decode step reaches reading weights kept in host RAM, GB/s
-    /// (default [`crate::speed::HOST_BANDWIDTH_GB_S`]). Only llama.cpp keeps weights there, so
+    /// (default 60, `speed::HOST_BANDWIDTH_GB_S`). Only llama.cpp keeps weights there, so
     /// the setting lives with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_bandwidth_gb_s: Option<f64>,
