@@ -10,7 +10,8 @@ export PATH="$ROOT/.tools/node_modules/binaryen/bin:$HOME/.cargo/bin:$PATH"
 # Without reference types (both builds): wasm-bindgen then keeps JS objects in a JS array instead of
 # a second wasm table, and Debian's wasm-split (binaryen 108) splits only a module with one table
 # (tools/split-wasm).
-VRAMFIT_NIGHTLY="nightly-2026-05-19"
+# The pinned versions (VRAMFIT_NIGHTLY among them).
+source "$ROOT/tools/versions.sh"
 web_release_build() {
   # The linker's map of the app's wasm (crates/vramfit-web/build.rs), beside the wasm it describes:
   # tools/split-wasm/cold-data.js moves the data only the rest of the code reads out of the primary.
