@@ -300,12 +300,7 @@ impl Prepared {
                 prefill_chunk_tokens: u64::from(chunk),
                 tensor_parallel: 1,
                 gpu_arch: None,
-                cuda_context_bytes: scenario
-                    .hardware
-                    .cuda_context_mib
-                    .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
-                        u64::from(m) * crate::bytes::MIB
-                    }),
+                cuda_context_bytes: scenario.hardware.cuda_context_bytes(),
                 draft: self.draft.as_ref(),
                 device_free: None,
             },

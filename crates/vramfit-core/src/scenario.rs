@@ -540,6 +540,15 @@ impl Default for Hardware {
 }
 
 impl Hardware {
+    /// The CUDA context per GPU: what the user measured, else the default
+    /// (`budget::runtime::CUDA_CONTEXT_BYTES`).
+    pub fn cuda_context_bytes(&self) -> u64 {
+        self.cuda_context_mib
+            .map_or(crate::budget::runtime::CUDA_CONTEXT_BYTES, |m| {
+                u64::from(m) * crate::bytes::MIB
+            })
+    }
+
     /// The catalog ids of a mixed machine, one per card in device order (empty unless `gpus`
     /// is given).
     pub fn mixed_ids(&self) -> Vec<&str> {

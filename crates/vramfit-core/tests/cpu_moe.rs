@@ -2,6 +2,9 @@
 //! GPU, what the GPU stages back for a prompt, what a decode step reads from host RAM, the fix
 //! that finds the fewest layers, and the command that prints the flag.
 
+mod common;
+
+use common::component;
 use vramfit_core::{
     catalog, estimate, Bound, Change, ComponentId, Estimate, Scenario, ServingSpeed, Speed, Verdict,
 };
@@ -16,13 +19,6 @@ fn qwen(weights: &str, llama_cpp: &str) -> Scenario {
 
 fn est(s: &Scenario) -> Estimate {
     estimate(s).expect("estimates")
-}
-
-fn component(e: &Estimate, id: ComponentId) -> u64 {
-    e.components
-        .iter()
-        .find(|c| c.id == id)
-        .map_or(0, |c| c.bytes)
 }
 
 fn decode(e: &Estimate) -> ServingSpeed {

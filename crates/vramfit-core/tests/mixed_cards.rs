@@ -2,12 +2,10 @@
 //! listed with what it holds, the card that sets the limit named, speed and price from the cards
 //! themselves.
 
-use vramfit_core::{catalog, estimate, Estimate, Scenario, ServingSpeed, Speed, Split, Verdict};
+mod common;
 
-fn est(json: &str) -> Estimate {
-    let s: Scenario = serde_json::from_str(json).expect("scenario");
-    estimate(&s).expect("estimates")
-}
+use common::est;
+use vramfit_core::{catalog, estimate, Estimate, Scenario, ServingSpeed, Speed, Split, Verdict};
 
 fn decode(e: &Estimate) -> ServingSpeed {
     match e.speed {

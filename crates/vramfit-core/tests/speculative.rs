@@ -1,6 +1,9 @@
 //! Speculative decoding: a draft model or the model's MTP layers beside the target, as each
 //! engine places them; the speed it buys; the fix that drops it first; the commands.
 
+mod common;
+
+use common::component;
 use vramfit_core::{
     catalog, estimate, Change, ComponentId, Estimate, Scenario, ServingSpeed, Speed, Verdict,
 };
@@ -11,13 +14,6 @@ fn scenario(json: &str) -> Scenario {
 
 fn est(json: &str) -> Estimate {
     estimate(&scenario(json)).expect("estimates")
-}
-
-fn component(e: &Estimate, id: ComponentId) -> u64 {
-    e.components
-        .iter()
-        .find(|c| c.id == id)
-        .map_or(0, |c| c.bytes)
 }
 
 fn decode(e: &Estimate) -> ServingSpeed {

@@ -1,19 +1,10 @@
 //! vLLM's start-up accounting by release: where its CUDA graphs sit relative to the claimed
 //! fraction, and the `--kv-cache-memory` fix.
 
-use vramfit_core::{estimate, Change, ComponentId, Estimate, Scenario, Verdict};
+mod common;
 
-fn est(json: &str) -> Estimate {
-    let s: Scenario = serde_json::from_str(json).expect("scenario");
-    estimate(&s).expect("estimates")
-}
-
-fn component(e: &Estimate, id: ComponentId) -> u64 {
-    e.components
-        .iter()
-        .find(|c| c.id == id)
-        .map_or(0, |c| c.bytes)
-}
+use common::{component, est};
+use vramfit_core::{estimate, Change, ComponentId, Estimate, Verdict};
 
 fn on_h100(vllm: &str) -> String {
     format!(

@@ -47,7 +47,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {
-            let name = vramfit_core::catalog::gpu(gpu).map_or(gpu.as_str(), |g| g.name);
+            let name = crate::text::gpu_name(gpu);
             field(Key::CardLabel, &format!("{count} × {name}"))
         }
         Change::Checkpointing => field(Key::CheckpointingLabel, t(l, Key::CkptFull)),

@@ -38,6 +38,9 @@ pub fn Inputs(
     // The other workloads' fields are code the first answer does not run: before the rest of the
     // app is in, a busy sign stands in for them (the rest is loading; `Live` waits for it too).
     let settled = crate::later::settled();
+    // The model the fields name, read once per change of the model or the pasted config (the
+    // proposer list and the MTP choice both read it).
+    let model_arch = Memo::new(move |_| form.model_arch());
     let using_config = move || !form.config.get().trim().is_empty();
     view! {
         <section class="inputs" aria-label=t(l, Key::InputsAria)>
@@ -166,7 +169,7 @@ pub fn Inputs(
                     <Show when=move || form.engine.engine.get().is_none()>
                         <NumberField id="chunk" label=t(l, Key::ChunkLabel) value=form.chunk error=error(Input::Chunk) />
                     </Show>
-                    <SpecInputs form=form.spec arch=Signal::derive(move || form.model_arch())
+                    <SpecInputs form=form.spec arch=model_arch.into()
                         runs_mtp=Signal::derive(move || matches!(form.engine.engine.get(), None | Some(EngineKind::Vllm | EngineKind::Sglang)))
                         problems=problems l=l />
                 </fieldset>
@@ -292,7 +295,7 @@ fn PriceField(
     });
     move || {
         card.get().map(|id| {
-            let name = catalog::gpu(id).map_or(id, |g| g.name);
+            let name = crate::text::gpu_name(id);
             let reference = catalog::market(id).and_then(|m| m.usd_per_hour);
             let hint = match reference {
                 Some(p) => f(l, Key::PriceHint, &[("usd", &l.decimal(p, 2))]),

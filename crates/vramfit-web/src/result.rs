@@ -75,7 +75,7 @@ pub fn PlanView(
         <table class="components" data-testid="components">
             <caption>{match plan.per_card.iter().find(|c| c.sets_limit) {
                 // A mixed machine's table is the card that sets the limit.
-                Some(c) => format!("{} {}", vramfit_core::catalog::gpu(c.gpu).map_or(c.gpu, |g| g.name), t(l, Key::PerCardLimit)),
+                Some(c) => format!("{} {}", text::gpu_name(c.gpu), t(l, Key::PerCardLimit)),
                 None if count > 1 => f(l, Key::PerGpuTimes, &[("count", &count.to_string())]),
                 None => t(l, Key::PerGpu).to_string(),
             }}</caption>
@@ -127,7 +127,7 @@ fn PerCard(cards: Vec<CardUse>, l: Locale) -> impl IntoView {
             </tr></thead>
             <tbody>
                 {cards.into_iter().map(|c| {
-                    let name = vramfit_core::catalog::gpu(c.gpu).map_or(c.gpu, |g| g.name);
+                    let name = text::gpu_name(c.gpu);
                     view! {
                         <tr data-testid=format!("card-{}", c.gpu)>
                             <th scope="row">{name}{c.sets_limit.then(|| format!(" — {}", t(l, Key::PerCardLimit)))}</th>

@@ -55,7 +55,7 @@ pub fn RunsOnCard(
     };
     move || {
         key.get().map(|(id, n, _)| {
-            let name = vramfit_core::catalog::gpu(id).map_or(id, |g| g.name);
+            let name = crate::text::gpu_name(id);
             let card = if n > 1 { format!("{n} × {name}") } else { name.to_string() };
             view! {
                 <section class="guide" data-testid="runs-on">

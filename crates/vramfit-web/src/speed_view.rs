@@ -327,7 +327,7 @@ pub fn OffersNotes(
                 <summary>{f(l, Key::LeftOutTitle, &[("n", &left.len().to_string())])}</summary>
                 <ul>
                     {left.iter().map(|o| {
-                        let name = vramfit_core::catalog::gpu(o.gpu).map_or(o.gpu, |g| g.name);
+                        let name = crate::text::gpu_name(o.gpu);
                         view! { <li>{format!("{name}: {}", gap(l, o.gap))}</li> }
                     }).collect_view()}
                 </ul>

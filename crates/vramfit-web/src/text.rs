@@ -438,6 +438,11 @@ pub fn format_label(l: Locale, fm: WeightFormat) -> String {
     }
 }
 
+/// A catalog card's name, or its id where the catalog has none.
+pub fn gpu_name(id: &str) -> &str {
+    vramfit_core::catalog::gpu(id).map_or(id, |g| g.name)
+}
+
 /// Name of a plan's card.
 pub fn card_name(l: Locale, plan: &Plan) -> String {
     match plan.card.gpu.and_then(vramfit_core::catalog::gpu) {
@@ -477,8 +482,6 @@ pub fn plan_title(l: Locale, plan: &Plan) -> String {
 /// A mixed machine: each run of one kind of card in device order ("1 × RTX 5090 + 1 × RTX
 /// 4080"), the split, and the card whose figures the verdict gives.
 fn mixed_title(l: Locale, plan: &Plan) -> String {
-    let name =
-        |id: &str| vramfit_core::catalog::gpu(id).map_or(id.to_string(), |g| g.name.to_string());
     let mut runs: Vec<(&str, u32)> = Vec::new();
     for c in &plan.per_card {
         match runs.last_mut() {
@@ -492,7 +495,7 @@ fn mixed_title(l: Locale, plan: &Plan) -> String {
             f(
                 l,
                 Key::PlanTitle,
-                &[("count", &n.to_string()), ("card", &name(id))],
+                &[("count", &n.to_string()), ("card", gpu_name(id))],
             )
         })
         .collect::<Vec<_>>()
@@ -505,7 +508,7 @@ fn mixed_title(l: Locale, plan: &Plan) -> String {
         .per_card
         .iter()
         .find(|c| c.sets_limit)
-        .map(|c| format!("; {} {}", name(c.gpu), t(l, Key::PerCardLimit)))
+        .map(|c| format!("; {} {}", gpu_name(c.gpu), t(l, Key::PerCardLimit)))
         .unwrap_or_default();
     format!("{cards} ({}{limit})", t(l, how))
 }

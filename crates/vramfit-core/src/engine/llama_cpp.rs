@@ -284,6 +284,40 @@ pub struct ComputeShape {
 }
 
 impl ComputeShape {
+    /// The widths, experts, layers and graph family of `a` as llama.cpp builds its graph, for one
+    /// sequence over one stream with an f16 cache and flash attention off; the caller sets the
+    /// cells, ubatch, outputs and settings of its context.
+    fn of_model(a: &crate::model::ModelArch) -> ComputeShape {
+        ComputeShape {
+            hidden: u64::from(a.hidden),
+            heads: u64::from(a.heads),
+            kv_heads: u64::from(a.kv_heads),
+            head_dim: u64::from(a.head_dim),
+            // A MoE FFN counts the active experts' width.
+            n_ff: a.moe.map_or(u64::from(a.intermediate), |m| {
+                u64::from(a.intermediate)
+                    .max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
+            }),
+            experts_used: a.moe.map_or(0, |m| u64::from(m.active)),
+            vocab: u64::from(a.vocab),
+            cells_per_stream: 0,
+            swa_cells_per_stream: None,
+            ubatch: 1,
+            outputs: 1,
+            flash_attn: false,
+            family: graph_family(a),
+            experts: a.moe.map_or(0, |m| u64::from(m.experts)),
+            expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
+            layers: u64::from(a.layers),
+            streams: 1,
+            seqs: 1,
+            quantized_k: false,
+            quantized_v: false,
+            // `ggml_backend_cuda_buffer_type_get_alignment`.
+            alignment: 128,
+        }
+    }
+
     /// The replayable graph of this shape, if its family is one `graph_alloc` builds.
     pub fn graph_spec(&self) -> Option<GraphSpec> {
         let family = self.family?;
@@ -559,30 +593,11 @@ fn draft_buffers(d: &Draft, l: &LlamaCpp, n_ctx: u64, n_seq: u64, devices: u64) 
         .min(slot_ctx)
         .max(1);
     let shape = ComputeShape {
-        hidden: u64::from(a.hidden),
-        heads: u64::from(a.heads),
-        kv_heads: u64::from(a.kv_heads),
-        head_dim: u64::from(a.head_dim),
-        n_ff: a.moe.map_or(u64::from(a.intermediate), |m| {
-            u64::from(a.intermediate)
-                .max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
-        }),
-        experts_used: a.moe.map_or(0, |m| u64::from(m.active)),
-        vocab: u64::from(a.vocab),
         cells_per_stream: slot_ctx,
-        swa_cells_per_stream: None,
         ubatch: ub,
         outputs: ub,
         flash_attn: l.flash_attn,
-        family: graph_family(a),
-        experts: a.moe.map_or(0, |m| u64::from(m.experts)),
-        expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
-        layers: u64::from(a.layers),
-        streams: 1,
-        seqs: 1,
-        quantized_k: false,
-        quantized_v: false,
-        alignment: 128,
+        ..ComputeShape::of_model(a)
     };
     DraftBuffers {
         weights: d.weights_per_gpu(1).div_ceil(devices.max(1)),
@@ -771,33 +786,18 @@ fn layout(l: &LlamaCpp, inp: &BudgetInputs, card: &Card) -> (GpuBudget, Vec<Vec<
     let e = u64::from(a.hidden);
     let unit = prod(&[e, ub, 4]);
     let n_out = if l.server { n_seq.min(ub) } else { ub };
-    let n_ff = a.moe.map_or(u64::from(a.intermediate), |m| {
-        u64::from(a.intermediate).max(mul(u64::from(m.expert_intermediate), u64::from(m.active)))
-    });
     let cells_per_stream = cells / streams;
     let shape = ComputeShape {
-        hidden: e,
-        heads: u64::from(a.heads),
-        kv_heads: u64::from(a.kv_heads),
-        head_dim: u64::from(a.head_dim),
-        n_ff,
-        experts_used: a.moe.map_or(0, |m| u64::from(m.active)),
-        vocab: u64::from(a.vocab),
         cells_per_stream,
         swa_cells_per_stream: a.sliding_window.map(|_| swa_cells / streams),
         ubatch: ub,
         outputs: n_out,
         flash_attn: l.flash_attn,
-        family: graph_family(a),
-        experts: a.moe.map_or(0, |m| u64::from(m.experts)),
-        expert_ff: a.moe.map_or(0, |m| u64::from(m.expert_intermediate)),
-        layers: n_layer,
         streams,
         seqs: n_seq,
         quantized_k: bits_k < 16,
         quantized_v: bits_v < 16,
-        // `ggml_backend_cuda_buffer_type_get_alignment`.
-        alignment: 128,
+        ..ComputeShape::of_model(a)
     };
     // The device holding the output layer has the logits phase; the others the layers' phases.
     let with_output = compute_buffer_bytes(&shape);

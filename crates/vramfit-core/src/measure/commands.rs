@@ -191,18 +191,16 @@ pub fn llama_server_command(s: &Scenario) -> String {
         .n_ctx
         .map_or(u64::from(context) * u64::from(n_parallel), u64::from);
     let ngl = l.n_gpu_layers.map_or("999".to_string(), |n| n.to_string());
-    // A mixed machine's split as llama.cpp chooses it by default (each card's free memory,
-    // here its reported memory less the CUDA context, in GiB to a tenth), printed so the run is
-    // the one estimated.
+    // A mixed machine's split as llama.cpp chooses it by default (each card's free memory as the
+    // estimate placed it, in GiB to a tenth), printed so the run is the one estimated.
+    let context = s.hardware.cuda_context_bytes();
     let ratios: Vec<String> = s
         .hardware
         .mixed_ids()
         .iter()
         .filter_map(|id| crate::catalog::gpu(id))
         .map(|g| {
-            let free = g
-                .capacity_bytes()
-                .saturating_sub(crate::budget::runtime::CUDA_CONTEXT_BYTES);
+            let free = crate::plan::free_at_load(g.capacity_bytes(), context);
             format!("{:.1}", crate::bytes::to_gib(free))
         })
         .collect();

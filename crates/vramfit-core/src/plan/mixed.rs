@@ -34,10 +34,9 @@ pub fn mixed_plan(base: &Job, cards: &[Card], headroom_percent: u32) -> Option<P
     };
     match (base.engine, split) {
         (Some(Engine::LlamaCpp(l)), Split::Layers) => {
-            // Free memory at load: the card less its CUDA context.
             let free: Vec<u64> = cards
                 .iter()
-                .map(|c| c.capacity_bytes.saturating_sub(base.cuda_context_bytes))
+                .map(|c| free_at_load(c.capacity_bytes, base.cuda_context_bytes))
                 .collect();
             let inputs = BudgetInputs {
                 tensor_parallel: n,
@@ -66,6 +65,12 @@ pub fn mixed_plan(base: &Job, cards: &[Card], headroom_percent: u32) -> Option<P
             Some(with_per_card(plan, cards, parts, at))
         }
     }
+}
+
+/// A card's free memory when llama.cpp loads (what its default split shares by): the card less
+/// its CUDA context.
+pub fn free_at_load(capacity_bytes: u64, cuda_context_bytes: u64) -> u64 {
+    capacity_bytes.saturating_sub(cuda_context_bytes)
 }
 
 fn with_per_card(plan: Plan, cards: &[Card], parts: Vec<Vec<Component>>, limit: usize) -> Plan {

@@ -23,7 +23,7 @@ use crate::scenario::Workload;
 use serde::Serialize;
 
 mod mixed;
-pub use mixed::mixed_plan;
+pub use mixed::{free_at_load, mixed_plan};
 
 /// How the GPUs of a plan share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

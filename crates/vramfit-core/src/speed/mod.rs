@@ -286,10 +286,10 @@ impl HostWeights {
     }
 }
 
-/// The share of the routed experts a decode step of `batch` sequences touches:
-/// `1 − (1 − k/E)^B` (0 for a dense model).
-fn experts_touched(job: &Job, batch: f64) -> f64 {
-    match job.arch.moe {
+/// The share of `arch`'s routed experts a step of `batch` tokens touches, each routed to `k` of
+/// `E`: `1 − (1 − k/E)^B` (0 for a dense model).
+fn experts_touched(arch: &crate::model::ModelArch, batch: f64) -> f64 {
+    match arch.moe {
         Some(m) if m.experts > 0 && m.active > 0 => {
             let k = f64::from(m.active.min(m.experts)) / f64::from(m.experts);
             1.0 - (1.0 - k).powf(batch.max(1.0))
@@ -309,14 +309,12 @@ fn weight_bytes_read(job: &Job, whole_bytes: u64, batch: f64) -> f64 {
 fn read_share(arch: &crate::model::ModelArch, batch: f64) -> f64 {
     let total = arch.param_count().max(1) as f64;
     let active = arch.active_param_count() as f64;
+    // The active count holds each token's `k/E` of the experts; a batch touches more of them.
     let share = match arch.moe {
         Some(m) if m.experts > 0 && m.active > 0 => {
-            let e = f64::from(m.experts);
-            let k = f64::from(m.active.min(m.experts));
             let experts = arch.routed_expert_param_count() as f64;
-            let per_token = experts * k / e;
-            let touched = experts * (1.0 - (1.0 - k / e).powf(batch.max(1.0)));
-            (active - per_token + touched) / total
+            let per_token = experts * f64::from(m.active.min(m.experts)) / f64::from(m.experts);
+            (active - per_token + experts * experts_touched(arch, batch)) / total
         }
         _ => active / total,
     };
@@ -367,8 +365,9 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
         } else {
             (host.layers.min(whole) as f64 / whole as f64).min(1.0)
         };
-        let weights_host =
-            (read * layer_share + host.experts as f64 * experts_touched(job, tokens)).min(read);
+        let weights_host = (read * layer_share
+            + host.experts as f64 * experts_touched(job.arch, tokens))
+        .min(read);
         let weights_gpu = (read - weights_host) / tp as f64;
         let flops =
             tokens * (2.0 * active + 4.0 * layers * q_width * mean_context as f64) / tp as f64;

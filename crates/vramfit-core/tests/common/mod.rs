@@ -1,4 +1,5 @@
-//! Helpers shared by the serving integration tests (`hybrid.rs`, `gemma.rs`).
+//! Helpers shared by the serving integration tests; each test file uses what it needs.
+#![allow(dead_code)]
 
 use vramfit_core::{estimate, ComponentId, Estimate, Scenario};
 
@@ -20,4 +21,10 @@ pub fn component(e: &Estimate, id: ComponentId) -> u64 {
         .iter()
         .find(|c| c.id == id)
         .map_or(0, |c| c.bytes)
+}
+
+/// The estimate of a scenario given as JSON.
+pub fn est(json: &str) -> Estimate {
+    let s: Scenario = serde_json::from_str(json).expect("scenario");
+    estimate(&s).expect("estimates")
 }
