@@ -264,12 +264,20 @@ impl Form {
         };
         let catalog_card = gpu != GPU_RECOMMEND && gpu != GPU_CUSTOM;
         let hardware = if let (true, Some(count2)) = (catalog_card, count2) {
+            // No cards of the second type is the second field's problem, named there (the core's
+            // check names the machine's count, which the page shows under the first field).
+            if count2 == 0 {
+                problems.push((
+                    Input::SecondCount,
+                    Problem::Range(RangeError::TooSmall { min: 1.0 }),
+                ));
+            }
             Hardware {
                 gpus: vec![
                     CardEntry { gpu, count },
                     CardEntry {
                         gpu: gpu2,
-                        count: count2,
+                        count: count2.max(1),
                     },
                 ],
                 ..Hardware::default_one()
