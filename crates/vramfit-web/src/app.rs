@@ -2,20 +2,21 @@
 //! below, and the state flow URL → form (text) → scenario → estimate → view. The last valid
 //! estimate stays on screen while a field holds something invalid; the URL follows every valid
 //! change (`lang=` included), and `<html lang>` follows the language. A language other than
-//! English is fetched the first time it is asked for ([`crate::lang`]): the page's first language
+//! English is fetched the first time it is asked for ([`crate::platform::lang`]): the page's first language
 //! before the page is built (`main`), a switch while the page shows English until it is in.
 
+use crate::answer::guidance::{Checklist, Faq};
+use crate::answer::measure::MeasureIt;
+use crate::answer::runs_on::RunsOnCard;
+use crate::answer::sections::Answer;
+use crate::answer::speed::OffersNotes;
 use crate::embed::EmbedPanel;
-use crate::field::{Input, Problem};
-use crate::form::Live;
-use crate::guidance::{Checklist, Faq};
-use crate::inputs::Inputs;
-use crate::measure_view::MeasureIt;
-use crate::result::Answer;
-use crate::runs_on_view::RunsOnCard;
-use crate::speed_view::OffersNotes;
-use crate::text::t;
-use crate::{lang as lang_data, later, panic_panel, url};
+use crate::platform::{lang as lang_data, later, panic_panel, url};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::{locale, provide_locale};
+use crate::ui::text::t;
+use crate::workload::form::Live;
+use crate::workload::inputs::Inputs;
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
 use vramfit_core::Estimate;
@@ -106,6 +107,7 @@ pub fn App() -> impl IntoView {
     view! {
         {move || {
             let l = in_lang.get();
+            provide_locale(l);
             let wanted = lang.get_untracked();
             view! {
                 <a class="skip" href="#answer">{t(l, Key::SkipToAnswer)}</a>
@@ -131,37 +133,37 @@ pub fn App() -> impl IntoView {
                             on:click=move |_| embed_open.update(|o| *o = !*o)>{t(l, Key::EmbedButton)}</button>
                     </div>
                 </header>
-                <EmbedPanel open=embed_open current=last_good l=l />
-                <UrlNotes notes=notes.clone() l=l />
+                <EmbedPanel open=embed_open current=last_good />
+                <UrlNotes notes=notes.clone() />
                 // One line that stays in view while any input changes, and the only part of the
                 // answer read out: the verdict with its speed and price, not every number.
                 <p class="verdict-bar" data-testid="verdict-bar" aria-live="polite" aria-atomic="true">
-                    {move || shown.with(|e| e.as_ref().map(|e| crate::speed_view::summary(l, e)))}
+                    {move || shown.with(|e| e.as_ref().map(|e| crate::answer::speed::summary(l, e)))}
                     <Show when=move || waiting.get()>
                         <span class="busy" data-testid="busy">" · "{t(l, Key::BusyRest)}</span>
                     </Show>
                 </p>
                 <main class="layout">
-                    <Inputs form=form problems=problems estimate=shown l=l />
+                    <Inputs form=form problems=problems estimate=shown />
                     <section class="answer" id="answer" tabindex="-1" aria-label=t(l, Key::AnswerAria)>
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                         </Show>
-                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e l=l /> })}
+                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e /> })}
                     </section>
                 </main>
                 // Below the answer: built once the rest of the code is in (`later`).
                 <Show when=move || settled.get()>
                     <div class="guidance">
                         {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {
-                            <Checklist s=s e=e l=l />
+                            <Checklist s=s e=e />
                         })}
                         {move || has_model.get().then(|| view! {
-                            <MeasureIt current=last_good.into() pasted=pasted tab=tab l=l />
+                            <MeasureIt current=last_good.into() pasted=pasted tab=tab />
                         })}
-                        {move || last_good.get().map(|(_, e)| view! { <OffersNotes e=e l=l /> })}
-                        <RunsOnCard current=last_good.into() l=l />
-                        <Faq llm=llm l=l />
+                        {move || last_good.get().map(|(_, e)| view! { <OffersNotes e=e /> })}
+                        <RunsOnCard current=last_good.into() />
+                        <Faq llm=llm />
                     </div>
                 </Show>
                 <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>
@@ -172,7 +174,8 @@ pub fn App() -> impl IntoView {
 
 /// Notes on link parameters that were unusable and fell back to defaults.
 #[component]
-fn UrlNotes(notes: Vec<QueryNote>, l: Locale) -> impl IntoView {
+fn UrlNotes(notes: Vec<QueryNote>) -> impl IntoView {
+    let l = locale();
     (!notes.is_empty()).then(|| {
         view! {
             <div class="note" role="status" data-testid="url-notes">

@@ -9,12 +9,13 @@
 //! the loader that turns `<div data-vramfit="…">` into such an iframe; [`EmbedPanel`] shows the
 //! snippet for the current scenario in the full app.
 
-use crate::field::{Input, Problem};
-use crate::form::{Form, Live, GPU_CUSTOM, GPU_RECOMMEND};
-use crate::result::{Headline, Recommendation, Warnings};
-use crate::text::{self, t};
-use crate::widgets::{field_error, NumberField};
-use crate::{js_api, lang, panic_panel, url};
+use crate::answer::sections::{Headline, Recommendation, Warnings};
+use crate::platform::{js_api, lang, panic_panel, url};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::{locale, provide_locale};
+use crate::ui::text::{self, t};
+use crate::ui::widgets::{field_error, NumberField};
+use crate::workload::form::{Form, Live, GPU_CUSTOM, GPU_RECOMMEND};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -73,6 +74,7 @@ fn apply_theme(pairs: &[(String, String)]) {
 pub fn EmbedApp() -> impl IntoView {
     let pairs = url::read_pairs();
     let l = lang::requested(&pairs);
+    provide_locale(l);
     panic_panel::set_locale(l);
     if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
@@ -106,9 +108,9 @@ pub fn EmbedApp() -> impl IntoView {
                 <Show when=stale>
                     <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                 </Show>
-                {move || last_good.get().map(|(_, e)| view! { <Card e=e l=l /> })}
+                {move || last_good.get().map(|(_, e)| view! { <Card e=e /> })}
             </section>
-            {(!show.is_empty()).then(|| view! { <EmbedInputs form=form show=show problems=problems l=l /> })}
+            {(!show.is_empty()).then(|| view! { <EmbedInputs form=form show=show problems=problems /> })}
             <p class="embed-foot">
                 <a data-testid="open-full" href=full_href target="_blank" rel="noopener">{t(l, Key::OpenFull)}" ↗"</a>
                 <span class="brand">"vramfit"</span>
@@ -119,11 +121,11 @@ pub fn EmbedApp() -> impl IntoView {
 
 /// The answer card: model, verdict, bar and components, recommendation.
 #[component]
-fn Card(e: Estimate, l: Locale) -> impl IntoView {
+fn Card(e: Estimate) -> impl IntoView {
     view! {
-        <Headline e=e.clone() l=l />
-        <Warnings e=e.clone() l=l essential=true />
-        <Recommendation e=e l=l />
+        <Headline e=e.clone() />
+        <Warnings e=e.clone() essential=true />
+        <Recommendation e=e />
     }
 }
 
@@ -134,8 +136,8 @@ fn EmbedInputs(
     form: Form,
     show: Vec<&'static str>,
     problems: Memo<Vec<(Input, Problem)>>,
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let serving = Signal::derive(move || form.workload.get() == WorkloadKind::Inference);
     let with_model = Signal::derive(move || form.workload.get().needs_model());
     let always = Signal::derive(|| true);
@@ -159,7 +161,7 @@ fn EmbedInputs(
         }
         "gpu" => {
             let mut options: Vec<(String, String)> = std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::text::card_option(g))))
+                .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g))))
                 .collect();
             if form.gpu.get_untracked() == GPU_CUSTOM {
                 options.push((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()));
@@ -297,9 +299,8 @@ pub fn EmbedPanel(
     open: RwSignal<bool>,
     /// The scenario shown.
     current: RwSignal<Option<(Scenario, Estimate)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let copied = RwSignal::new(false);
     let loader = web_sys::window()
         .and_then(|w| w.location().href().ok())

@@ -6,30 +6,30 @@
 //! into download and compile, build, and paint.
 fn main() {
     mark("vramfit:main");
-    vramfit_web::panic_panel::install();
-    vramfit_web::js_api::install();
-    if vramfit_web::js_api::headless() {
+    vramfit_web::install_panic_panel();
+    vramfit_web::install_js_api();
+    if vramfit_web::api_only() {
         remove_boot_placeholder();
         return;
     }
-    let pairs = vramfit_web::url::read_pairs();
-    let embed = vramfit_web::embed::requested(&pairs);
+    let pairs = vramfit_web::url_pairs();
+    let embed = vramfit_web::embed_requested(&pairs);
     // The page opens in its language: a language other than English is fetched before the first
     // render (English if the fetch fails or takes over 4 s), so the first answer is not built in
     // English and rebuilt a round trip later. The static "computing…" frame stays up meanwhile.
-    let l = vramfit_web::lang::requested(&pairs);
+    let l = vramfit_web::requested_language(&pairs);
     // Leptos's executor starts with the first mount: run this future on the browser's.
     wasm_bindgen_futures::spawn_local(async move {
-        vramfit_web::lang::ensure_first(l).await;
+        vramfit_web::fetch_first_language(l).await;
         if embed {
-            leptos::mount::mount_to_body(vramfit_web::embed::EmbedApp);
+            leptos::mount::mount_to_body(vramfit_web::EmbedApp);
         } else {
-            leptos::mount::mount_to_body(vramfit_web::app::App);
+            leptos::mount::mount_to_body(vramfit_web::App);
         }
         mark("vramfit:mounted");
         remove_boot_placeholder();
     });
-    vramfit_web::offline::register();
+    vramfit_web::register_service_worker();
 }
 
 /// Drops the static "computing…" frame of `index.html` once the app is mounted.

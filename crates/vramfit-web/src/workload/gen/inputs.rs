@@ -1,14 +1,15 @@
 //! The image / video generation fieldset: pipeline, size, frames, batch, guidance, attention,
 //! offload, VAE tiling and slicing, and the formats of the denoiser and text encoders.
 
-use crate::field::{Input, Problem};
-use crate::gen_form::GenForm;
-use crate::text::{f, t};
-use crate::widgets::{field_error, NumberField};
-use crate::widgets::{CheckField, SelectField};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::text::{f, t};
+use crate::ui::widgets::{field_error, NumberField};
+use crate::ui::widgets::{CheckField, SelectField};
+use crate::workload::gen::form::GenForm;
 use leptos::prelude::*;
 use vramfit_core::{PipelinePartFormat, PIPELINES};
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The generation knobs.
 #[component]
@@ -19,9 +20,8 @@ pub fn GenInputs(
     video: bool,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let err = move |name: &'static str| field_error(problems, Input::Generation(name), l);
     let pipeline = if video {
         form.video_pipeline

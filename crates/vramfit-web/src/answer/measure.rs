@@ -5,14 +5,15 @@
 //! not the section (rebuilding it re-set every attribute and listener of its tabs, box and
 //! buttons on each keystroke).
 
-use crate::text::t;
+use crate::ui::locale::locale;
+use crate::ui::text::t;
 use leptos::prelude::*;
 use vramfit_core::measure::{
     comparable, diffusers_script, llama_server_command, parse_measured, pytorch_script,
     training_script, vllm_command,
 };
 use vramfit_core::{Engine, EngineKind, Estimate, Scenario, Workload};
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// A measurement the core writes for the workload on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,9 +80,8 @@ pub fn MeasureIt(
     pasted: RwSignal<String>,
     /// Which tab the user opened (`None`: the workload's first, the chosen engine's).
     tab: RwSignal<Option<u8>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     // The workload's tabs (a memo: rebuilt when the workload or engine changes, not per input).
     let shown = Memo::new(move |_| current.with(|c| c.as_ref().map(|(s, _)| tabs(s))));
     let list = move || shown.get().map_or(&[][..], |(t, _)| t);

@@ -2,10 +2,11 @@
 //! core's `runs_on` lists them (verdict, largest context, decode speed). Built on request — it is
 //! a few hundred estimates — and below the answer, once the rest of the code is in.
 
-use crate::text::{f, t, verdict_icon, verdict_word};
+use crate::ui::locale::locale;
+use crate::ui::text::{f, t, verdict_icon, verdict_word};
 use leptos::prelude::*;
 use vramfit_core::{Engine, Estimate, RunsOn, Scenario, Workload};
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The card, count and engine the list is for.
 fn subject(
@@ -29,9 +30,8 @@ fn subject(
 pub fn RunsOnCard(
     /// The scenario on screen and its estimate.
     current: Signal<Option<(Scenario, Estimate)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let key = Memo::new(move |_| {
         current.with(|c| {
             c.as_ref()
@@ -55,7 +55,7 @@ pub fn RunsOnCard(
     };
     move || {
         key.get().map(|(id, n, _)| {
-            let name = crate::text::gpu_name(id);
+            let name = crate::ui::text::gpu_name(id);
             let card = if n > 1 { format!("{n} × {name}") } else { name.to_string() };
             view! {
                 <section class="guide" data-testid="runs-on">

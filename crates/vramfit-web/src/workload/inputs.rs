@@ -1,19 +1,20 @@
 //! The input half of the page: model (catalog search or pasted config.json), formats, workload,
 //! engine, cards and headroom. Each field shows its own problem; typed text is never replaced.
 
-use crate::custom_inputs::CustomInputs;
-use crate::engine_inputs::EngineInputs;
-use crate::field::{Input, Problem};
-use crate::file_drop::FileDrop;
-use crate::form::{ExactWeights, Form, GPU_CUSTOM, GPU_RECOMMEND};
-use crate::gen_inputs::GenInputs;
-use crate::markup::escape;
-use crate::numbers::params;
-use crate::reader::HeaderSummary;
-use crate::spec_inputs::SpecInputs;
-use crate::text::{self, f, t};
-use crate::train_inputs::TrainInputs;
-use crate::widgets::{field_error, NumberField, SelectField};
+use crate::files::drop::FileDrop;
+use crate::files::reader::HeaderSummary;
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::markup::escape;
+use crate::ui::numbers::params;
+use crate::ui::text::{self, f, t};
+use crate::ui::widgets::{field_error, NumberField, SelectField};
+use crate::workload::custom::inputs::CustomInputs;
+use crate::workload::engine::inputs::EngineInputs;
+use crate::workload::form::{ExactWeights, Form, GPU_CUSTOM, GPU_RECOMMEND};
+use crate::workload::gen::inputs::GenInputs;
+use crate::workload::spec::inputs::SpecInputs;
+use crate::workload::train::inputs::TrainInputs;
 use leptos::prelude::*;
 use vramfit_core::catalog::Availability;
 use vramfit_core::{
@@ -30,14 +31,13 @@ pub fn Inputs(
     problems: Memo<Vec<(Input, Problem)>>,
     /// Last valid estimate (for the pasted model's summary).
     estimate: Signal<Option<Estimate>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let filter = RwSignal::new(String::new());
     let error = move |input: Input| field_error(problems, input, l);
     // The other workloads' fields are code the first answer does not run: before the rest of the
     // app is in, a busy sign stands in for them (the rest is loading; `Live` waits for it too).
-    let settled = crate::later::settled();
+    let settled = crate::platform::later::settled();
     // The model the fields name, read once per change of the model or the pasted config (the
     // proposer list and the MTP choice both read it).
     let model_arch = Memo::new(move |_| form.model_arch());
@@ -133,7 +133,7 @@ pub fn Inputs(
                     <button type="button" on:click=move |_| form.config.set(String::new())
                         prop:hidden=move || !using_config()>{t(l, Key::UseCatalogModel)}</button>
                 </details>
-                <FileDrop l=l on_read=Callback::new(move |r: HeaderSummary| use_header(form, &r))
+                <FileDrop on_read=Callback::new(move |r: HeaderSummary| use_header(form, &r))
                     on_config=Callback::new(move |text: String| form.config.set(text)) />
             </fieldset>
             <fieldset prop:hidden=move || form.workload.get() != WorkloadKind::Inference>
@@ -171,28 +171,28 @@ pub fn Inputs(
                     </Show>
                     <SpecInputs form=form.spec arch=model_arch.into()
                         runs_mtp=Signal::derive(move || matches!(form.engine.engine.get(), None | Some(EngineKind::Vllm | EngineKind::Sglang)))
-                        problems=problems l=l />
+                        problems=problems />
                 </fieldset>
-                <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) l=l />
+                <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) />
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Train>
                 <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
-                    <TrainInputs form=form.train problems=problems l=l />
+                    <TrainInputs form=form.train problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateImage>
                 <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
-                    <GenInputs form=form.image video=false problems=problems l=l />
+                    <GenInputs form=form.image video=false problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateVideo>
                 <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
-                    <GenInputs form=form.video video=true problems=problems l=l />
+                    <GenInputs form=form.video video=true problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Custom>
                 <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
-                    <CustomInputs form=form.custom problems=problems l=l />
+                    <CustomInputs form=form.custom problems=problems />
                 </Show>
             </Show>
             <fieldset>
@@ -201,7 +201,7 @@ pub fn Inputs(
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
                     inner_html=move || options_html(
                         std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::text::card_option(g))))
+                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g))))
                             .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
                         &form.gpu.get(),
                     )>
@@ -223,7 +223,7 @@ pub fn Inputs(
                             <select id="gpu2" data-testid="gpu2" on:change=move |ev| form.gpu2.set(event_target_value(&ev))
                                 inner_html=move || options_html(
                                     std::iter::once((String::new(), t(l, Key::SecondCardNone).to_string()))
-                                        .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::text::card_option(g)))),
+                                        .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g)))),
                                     &form.gpu2.get(),
                                 )>
                             </select>
@@ -236,12 +236,12 @@ pub fn Inputs(
                 <Show when=move || form.gpu.get() == GPU_RECOMMEND>
                     <div class="row">
                         <SelectField id="rank" label=t(l, Key::RankLabel) value=form.rank
-                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::speed_view::rank_name(l, r))).collect() />
+                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::answer::speed::rank_name(l, r))).collect() />
                         <SelectField id="reach" label=t(l, Key::ReachLabel) value=form.reach
                             options=Availability::ALL.into_iter().map(|a| (a.id(), reach_name(l, a))).collect() />
                     </div>
                 </Show>
-                <PriceField form=form estimate=estimate error=error(Input::Price) l=l />
+                <PriceField form=form estimate=estimate error=error(Input::Price) />
             </fieldset>
         </section>
     }
@@ -284,8 +284,8 @@ fn PriceField(
     form: Form,
     estimate: Signal<Option<Estimate>>,
     error: Signal<Option<String>>,
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let card = Memo::new(move |_| {
         estimate.with(|e| {
             e.as_ref()
@@ -295,7 +295,7 @@ fn PriceField(
     });
     move || {
         card.get().map(|id| {
-            let name = crate::text::gpu_name(id);
+            let name = crate::ui::text::gpu_name(id);
             let reference = catalog::market(id).and_then(|m| m.usd_per_hour);
             let hint = match reference {
                 Some(p) => f(l, Key::PriceHint, &[("usd", &l.decimal(p, 2))]),

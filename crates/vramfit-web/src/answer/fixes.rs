@@ -2,9 +2,10 @@
 //! scenario in the URL (the core evaluated it: its per-GPU bytes and verdict are shown beside it),
 //! so a click loads it and the browser's back button returns to what was typed.
 
-use crate::numbers::gib;
-use crate::text::{t, verdict_icon, verdict_word};
-use crate::url;
+use crate::platform::url;
+use crate::ui::locale::locale;
+use crate::ui::numbers::gib;
+use crate::ui::text::{t, verdict_icon, verdict_word};
 use leptos::prelude::*;
 use vramfit_core::{Change, Engine, Estimate, Fix, Offload};
 use vramfit_i18n::{fixed, Key, Locale};
@@ -47,7 +48,7 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {
-            let name = crate::text::gpu_name(gpu);
+            let name = crate::ui::text::gpu_name(gpu);
             field(Key::CardLabel, &format!("{count} × {name}"))
         }
         Change::Checkpointing => field(Key::CheckpointingLabel, t(l, Key::CkptFull)),
@@ -94,9 +95,8 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
 pub fn Fixes(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     (!e.fixes.is_empty()).then(|| {
         view! {
             <div class="fixes" data-testid="fixes">

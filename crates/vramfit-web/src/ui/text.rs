@@ -2,8 +2,8 @@
 //! message keys in one exhaustive `match` each (a new core variant does not compile until it has
 //! words), and fills the templates with locale-formatted numbers.
 
-use crate::field::{Input, Problem};
-use crate::numbers::{gb, gib, percent};
+use crate::ui::field::{Input, Problem};
+use crate::ui::numbers::{gb, gib, percent};
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::RangeError;
 use vramfit_core::{

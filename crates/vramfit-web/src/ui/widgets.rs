@@ -1,8 +1,8 @@
 //! Widgets every fieldset uses: a number field with its problem, a select, a checkbox, and the
 //! translated problem of a field. Above `field` and `text`; below every `*_inputs` module.
 
-use crate::field::{Input, Problem};
-use crate::text;
+use crate::ui::field::{Input, Problem};
+use crate::ui::text;
 use leptos::prelude::*;
 use vramfit_i18n::Locale;
 

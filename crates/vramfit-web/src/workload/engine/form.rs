@@ -1,7 +1,7 @@
 //! The serving engine's knobs as text fields (named as the engine's own flags), and their
 //! conversion to the core's `Engine`.
 
-use crate::field::{parse_decimal, parse_whole, Input, Problem};
+use crate::ui::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::num::shortest;
 use vramfit_core::{

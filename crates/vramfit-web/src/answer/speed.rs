@@ -3,8 +3,9 @@
 //! one bigger card against several smaller ones, the cards left out and how the figures are made.
 //! Every figure is the core's (`Estimate::speed`, `cost`, `recommendation.alternatives`).
 
-use crate::numbers::gib;
-use crate::text::{self, f, t};
+use crate::ui::locale::locale;
+use crate::ui::numbers::gib;
+use crate::ui::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::{Cost, Estimate, Offer, PriceSource, RecommendBy, Speed, StackGap};
 use vramfit_i18n::{Key, Locale};
@@ -124,9 +125,8 @@ fn cost_sentence(l: Locale, c: &Cost) -> String {
 pub fn SpeedLine(
     /// Speed and cost of the plan shown.
     pace: Pace,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let speed = pace.speed.map(|s| speed_sentence(l, &s));
     let cost = pace.cost.map(|c| cost_sentence(l, &c));
     (speed.is_some() || cost.is_some()).then(|| {
@@ -241,9 +241,8 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
 pub fn Offers(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let rec = &e.recommendation;
     if rec.alternatives.is_empty() {
         return None;
@@ -307,9 +306,8 @@ pub fn Offers(
 pub fn OffersNotes(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let left = e.recommendation.left_out.clone();
     let month = e
         .cost
@@ -327,7 +325,7 @@ pub fn OffersNotes(
                 <summary>{f(l, Key::LeftOutTitle, &[("n", &left.len().to_string())])}</summary>
                 <ul>
                     {left.iter().map(|o| {
-                        let name = crate::text::gpu_name(o.gpu);
+                        let name = crate::ui::text::gpu_name(o.gpu);
                         view! { <li>{format!("{name}: {}", gap(l, o.gap))}</li> }
                     }).collect_view()}
                 </ul>

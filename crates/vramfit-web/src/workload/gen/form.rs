@@ -1,7 +1,7 @@
 //! The image / video generation knobs as text fields and selects, and their conversion to the
 //! core's `Generation`.
 
-use crate::field::{parse_whole, Input, Problem};
+use crate::ui::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::{Attention, Generation, Offload, PipelinePartFormat};
 

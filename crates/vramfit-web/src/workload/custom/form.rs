@@ -1,6 +1,6 @@
 //! The custom workload's items as editable rows, and their conversion to the core's `Custom`.
 
-use crate::field::{parse_decimal, parse_whole, Input, Problem};
+use crate::ui::field::{parse_decimal, parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::{Custom, Item, ItemKind};
 use vramfit_i18n::Key;

@@ -3,13 +3,14 @@
 //! and headroom lines, with the largest value that fits marked. Plain SVG; the points come from
 //! `Estimate::curve`, the UI only scales them to pixels.
 
-use crate::markup::push_element;
-use crate::numbers::gib;
-use crate::text::{f, t};
+use crate::ui::locale::locale;
+use crate::ui::markup::push_element;
+use crate::ui::numbers::gib;
+use crate::ui::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::bytes::to_gib;
 use vramfit_core::{CurveAxis, CurvePoint};
-use vramfit_i18n::{fixed, Key, Locale, PluralKey};
+use vramfit_i18n::{fixed, Key, PluralKey};
 
 const W: f64 = 640.0;
 const H: f64 = 220.0;
@@ -31,9 +32,8 @@ pub fn CurveChart(
     max_context: Option<u64>,
     /// What the x axis counts.
     axis: CurveAxis,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let (Some(first), Some(last)) = (points.first().copied(), points.last().copied()) else {
         return ().into_any();
     };

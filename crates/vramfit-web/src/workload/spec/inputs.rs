@@ -2,13 +2,14 @@
 //! (its MTP layers where it ships them and the engine runs them, catalog drafts that share its
 //! vocabulary) and the tokens proposed per step.
 
-use crate::field::{Input, Problem};
-use crate::spec_form::{SpecForm, SPEC_MTP};
-use crate::text::t;
-use crate::widgets::{field_error, NumberField};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::text::t;
+use crate::ui::widgets::{field_error, NumberField};
+use crate::workload::spec::form::{SpecForm, SPEC_MTP};
 use leptos::prelude::*;
 use vramfit_core::ModelArch;
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The proposer select and its tokens field.
 #[component]
@@ -21,9 +22,8 @@ pub fn SpecInputs(
     runs_mtp: Signal<bool>,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let drafts = Memo::new(move |_| {
         arch.get().map_or_else(Vec::new, |a| {
             vramfit_core::catalog::draft_candidates(&a)

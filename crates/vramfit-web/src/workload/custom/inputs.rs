@@ -1,10 +1,11 @@
 //! The custom workload's fieldset: a list of items, each a size or a size per item × a count.
 
-use crate::custom_form::CustomForm;
-use crate::field::{Input, Problem};
-use crate::text::{self, t};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::text::{self, t};
+use crate::workload::custom::form::CustomForm;
 use leptos::prelude::*;
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The item list.
 #[component]
@@ -13,9 +14,8 @@ pub fn CustomInputs(
     form: CustomForm,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let kinds = [
         ("persistent", Key::CompPersistent),
         ("intermediate", Key::CompIntermediates),

@@ -4,14 +4,15 @@
 //! elements, bytes per dtype, the architecture, how far the core's own weight estimate is) and
 //! puts the architecture and format into the scenario.
 //!
-//! The reading happens in the `vramfit-reader` web worker ([`crate::reader`]): its wasm is fetched
+//! The reading happens in the `vramfit-reader` web worker ([`crate::files::reader`]): its wasm is fetched
 //! on the first drop, so the first load does not carry the header parsers. Every sentence comes
 //! from the page's language; a refusal is explained by its class ([`refusal`]) with the parser's
 //! typed error beside it.
 
-use crate::numbers::gib;
-use crate::reader::{HeaderSummary, ReaderReply};
-use crate::text::{f, t};
+use crate::files::reader::{HeaderSummary, ReaderReply};
+use crate::ui::locale::locale;
+use crate::ui::numbers::gib;
+use crate::ui::text::{f, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use vramfit_core::header::RefusalClass;
@@ -88,11 +89,10 @@ pub fn FileDrop(
     on_read: Callback<HeaderSummary>,
     /// Called with a dropped model `config.json`'s text (it goes to the config box).
     on_config: Callback<String>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let state = RwSignal::new(State::Idle);
-    let settled = crate::later::settled();
+    let settled = crate::platform::later::settled();
     let start = move |files: Vec<web_sys::File>| {
         if files.is_empty() {
             return;

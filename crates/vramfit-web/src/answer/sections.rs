@@ -2,12 +2,13 @@
 //! guidance of each component, what the engine will report, warnings, limits and chart,
 //! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
 
-use crate::chart::CurveChart;
-use crate::fixes_view::Fixes;
-use crate::markup::{push_element, push_escaped};
-use crate::numbers::{gb, gib, params, share};
-use crate::speed_view::{Offers, Pace, SpeedLine};
-use crate::text::{self, f, t};
+use crate::answer::chart::CurveChart;
+use crate::answer::fixes::Fixes;
+use crate::answer::speed::{Offers, Pace, SpeedLine};
+use crate::ui::locale::locale;
+use crate::ui::markup::{push_element, push_escaped};
+use crate::ui::numbers::{gb, gib, params, share};
+use crate::ui::text::{self, f, t};
 use leptos::prelude::*;
 use vramfit_core::{CardUse, ComponentId, CurveAxis, Estimate, Plan, Split, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
@@ -17,17 +18,15 @@ use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 pub fn Answer(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
     view! {
-        <Headline e=e.clone() l=l />
-        <EngineReport e=e.clone() l=l />
-        <Warnings e=e.clone() l=l />
-        <LimitsView e=e.clone() l=l />
-        <GenerationLimits e=e.clone() l=l />
-        <Recommendation e=e.clone() l=l />
-        {e.model.is_some().then(|| view! { <RulesOfThumb e=e l=l /> })}
+        <Headline e=e.clone() />
+        <EngineReport e=e.clone() />
+        <Warnings e=e.clone() />
+        <LimitsView e=e.clone() />
+        <GenerationLimits e=e.clone() />
+        <Recommendation e=e.clone() />
+        {e.model.is_some().then(|| view! { <RulesOfThumb e=e /> })}
     }
 }
 
@@ -42,9 +41,8 @@ pub fn PlanView(
     context: u64,
     /// How fast the plan runs and what it costs, as the core estimated them.
     pace: Pace,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let class = match plan.verdict {
         Verdict::Fits => "verdict fits",
         Verdict::Tight => "verdict tight",
@@ -57,7 +55,7 @@ pub fn PlanView(
             <span aria-hidden="true">{text::verdict_icon(plan.verdict)}" "</span>
             {text::verdict(l, &plan, context)}
         </p>
-        <SpeedLine pace=pace l=l />
+        <SpeedLine pace=pace />
         {plan.peak_phase.map(|p| view! {
             <p class="phase" data-testid="peak-phase">{f(l, Key::PeakPhase, &[("phase", text::phase(l, p))])}</p>
         })}
@@ -109,14 +107,15 @@ pub fn PlanView(
                 <tr><th scope="row">{t(l, Key::CardCapacity)}</th><td>{gib(l, plan.card.capacity_bytes)}</td><td>{gb(l, plan.card.capacity_bytes)}</td></tr>
             </tfoot>
         </table>
-        {(!plan.per_card.is_empty()).then(|| view! { <PerCard cards=plan.per_card.clone() l=l /> })}
+        {(!plan.per_card.is_empty()).then(|| view! { <PerCard cards=plan.per_card.clone() /> })}
     }
 }
 
 /// A mixed machine's cards, in device order: what each holds of its memory, and the one whose
 /// verdict the plan is.
 #[component]
-fn PerCard(cards: Vec<CardUse>, l: Locale) -> impl IntoView {
+fn PerCard(cards: Vec<CardUse>) -> impl IntoView {
+    let l = locale();
     view! {
         <table class="components per-card" data-testid="per-card">
             <caption>{t(l, Key::PerCardCaption)}</caption>
@@ -144,7 +143,8 @@ fn PerCard(cards: Vec<CardUse>, l: Locale) -> impl IntoView {
 /// What the engine itself will report at start-up (KV cache, a hybrid model's recurrent state,
 /// tokens, concurrency), and host RAM.
 #[component]
-fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
+fn EngineReport(e: Estimate) -> impl IntoView {
+    let l = locale();
     let kv = e.plan.as_ref().and_then(|p| p.kv);
     let split_over_cards = e
         .plan
@@ -177,7 +177,8 @@ fn EngineReport(e: Estimate, l: Locale) -> impl IntoView {
 
 /// The inverse answers for the plan's cards, with the chart.
 #[component]
-fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
+fn LimitsView(e: Estimate) -> impl IntoView {
+    let l = locale();
     let (Some(lim), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
         return ().into_any();
     };
@@ -207,7 +208,7 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
                     }}</li>
                 })}
             </ul>
-            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis l=l />
+            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis />
         </div>
     }
     .into_any()
@@ -215,7 +216,8 @@ fn LimitsView(e: Estimate, l: Locale) -> impl IntoView {
 
 /// For image and video generation: the largest size or frame count that fits, and the chart.
 #[component]
-fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
+fn GenerationLimits(e: Estimate) -> impl IntoView {
+    let l = locale();
     let Some(plan) = e
         .plan
         .clone()
@@ -235,7 +237,7 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
             <ul><li data-testid="generation-max">{line}</li></ul>
             <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
-                max_context=e.generation_max l=l axis=e.curve_axis />
+                max_context=e.generation_max axis=e.curve_axis />
         </div>
     }
     .into_any()
@@ -247,12 +249,12 @@ fn GenerationLimits(e: Estimate, l: Locale) -> impl IntoView {
 pub fn Warnings(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
+
     /// Only the warnings that qualify the verdict.
     #[prop(optional)]
     essential: bool,
 ) -> impl IntoView {
+    let l = locale();
     // Without a language model the verdict line and the fixes say what the generic "lower the
     // context or the sequences" advice of these two would get wrong.
     let llm = e.model.is_some();
@@ -292,9 +294,8 @@ pub fn Warnings(
 pub fn Headline(
     /// The estimate shown.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     // A sliding-window model's per-token figure holds up to the window only: past it just the
     // global layers grow, so the summary gives both (Gemma 4 31B: 880 KiB, then 80 KiB).
     let summary = e.model.as_ref().map(|m| {
@@ -326,13 +327,13 @@ pub fn Headline(
         {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
         {match e.plan.clone() {
             Some(plan) => view! {
-                <PlanView plan=plan total=e.total_bytes context=e.context_tokens pace=Pace::of(&e) l=l />
+                <PlanView plan=plan total=e.total_bytes context=e.context_tokens pace=Pace::of(&e) />
             }.into_any(),
             None => view! {
                 <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
             }.into_any(),
         }}
-        <Fixes e=e l=l />
+        <Fixes e=e />
     }
 }
 
@@ -341,9 +342,8 @@ pub fn Headline(
 pub fn Recommendation(
     /// The estimate.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let shown = e.clone();
     let rec = e.recommendation;
     let best = rec.best.map(|p| {
@@ -397,13 +397,14 @@ pub fn Recommendation(
             <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
             {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
             <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
-            <Offers e=shown l=l />
+            <Offers e=shown />
         </div>
     }
 }
 
 #[component]
-fn RulesOfThumb(e: Estimate, l: Locale) -> impl IntoView {
+fn RulesOfThumb(e: Estimate) -> impl IntoView {
+    let l = locale();
     let r = e.rules_of_thumb;
     view! {
         <div class="rules" data-testid="rules">

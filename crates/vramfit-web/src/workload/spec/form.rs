@@ -2,7 +2,7 @@
 //! draft model) and how many tokens it proposes, kept as text; what a link set that the page
 //! has no field for (the draft's format, the acceptance rate) rides along unchanged.
 
-use crate::field::{parse_whole, Input, Problem};
+use crate::ui::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::{ModelSource, Speculative, SpeculativeMethod, WeightFormat};
 

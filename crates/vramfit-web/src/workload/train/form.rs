@@ -1,6 +1,6 @@
 //! The training knobs as text fields and selects, and their conversion to the core's `Train`.
 
-use crate::field::{parse_whole, Input, Problem};
+use crate::ui::field::{parse_whole, Input, Problem};
 use leptos::prelude::*;
 use vramfit_core::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,

@@ -1,13 +1,14 @@
 //! The training fieldset: method, LoRA, batch and sequence, precision, optimizer, checkpointing,
 //! parallelism and offload.
 
-use crate::field::{Input, Problem};
-use crate::text::t;
-use crate::train_form::TrainForm;
-use crate::widgets::{field_error, NumberField};
-use crate::widgets::{CheckField, SelectField};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::text::t;
+use crate::ui::widgets::{field_error, NumberField};
+use crate::ui::widgets::{CheckField, SelectField};
+use crate::workload::train::form::TrainForm;
 use leptos::prelude::*;
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The training knobs.
 #[component]
@@ -16,9 +17,8 @@ pub fn TrainInputs(
     form: TrainForm,
     /// Current problems per field.
     problems: Memo<Vec<(Input, Problem)>>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let err = move |name: &'static str| field_error(problems, Input::Train(name), l);
     let lora = move || form.method.get() != "full";
     // Choosing a method starts from its recipe's checkpointing (QLoRA: peft turns it on); a

@@ -1,10 +1,11 @@
 //! Guidance below the answer: the acceptance-test checklist adapted to the scenario, and the FAQ.
 
-use crate::numbers::gib;
-use crate::text::{f, t};
+use crate::ui::locale::locale;
+use crate::ui::numbers::gib;
+use crate::ui::text::{f, t};
 use leptos::prelude::*;
 use vramfit_core::{Estimate, Scenario};
-use vramfit_i18n::{Key, Locale, PluralKey};
+use vramfit_i18n::{Key, PluralKey};
 
 /// The checklist for the scenario on screen.
 #[component]
@@ -13,9 +14,8 @@ pub fn Checklist(
     s: Scenario,
     /// Its estimate.
     e: Estimate,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let (context, sequences) = s.workload.shape();
     let usable = e.plan.as_ref().map_or(0, |p| p.usable_bytes);
     let mut items = vec![
@@ -64,9 +64,8 @@ pub fn Faq(
     /// Whether a language model is on screen: the other answers speak of its KV cache and of
     /// independent requests, which image, video and custom jobs do not have.
     llm: Signal<bool>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let all = [
         (Key::FaqFileQ, Key::FaqFileA),
         (Key::FaqSecondGpuQ, Key::FaqSecondGpuA),

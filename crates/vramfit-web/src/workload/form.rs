@@ -1,12 +1,12 @@
 //! The input fields, kept as the text the user typed (so nothing typed is ever lost), and their
 //! conversion to a core `Scenario` with a problem per field.
 
-use crate::custom_form::CustomForm;
-use crate::engine_form::EngineForm;
-use crate::field::{parse_decimal, parse_whole, Input, Problem};
-use crate::gen_form::GenForm;
-use crate::spec_form::SpecForm;
-use crate::train_form::TrainForm;
+use crate::ui::field::{parse_decimal, parse_whole, Input, Problem};
+use crate::workload::custom::form::CustomForm;
+use crate::workload::engine::form::EngineForm;
+use crate::workload::gen::form::GenForm;
+use crate::workload::spec::form::SpecForm;
+use crate::workload::train::form::TrainForm;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use vramfit_core::catalog::Availability;
@@ -434,7 +434,7 @@ impl Live {
     /// Fields showing `initial`, estimated once, and the effect that keeps the estimate current.
     pub fn new(initial: &Scenario) -> Live {
         let form = Form::new(initial);
-        let settled = crate::later::settled();
+        let settled = crate::platform::later::settled();
         // The other workloads' fields and checks are code the first answer does not run: before
         // the rest of the app is in, their scenario waits (no problems, nothing estimated).
         let draft = Memo::new(move |_| {
@@ -454,7 +454,7 @@ impl Live {
         // with nothing on screen.
         let wait = move || {
             waiting.set(true);
-            crate::later::load_now();
+            crate::platform::later::load_now();
         };
         Effect::new(move |_| {
             let ready = settled.get();

@@ -1,12 +1,13 @@
 //! The engine fieldset: which serving engine, and its own knobs under their flag names.
 
-use crate::engine_form::EngineForm;
-use crate::field::{Input, Problem};
-use crate::text::{self, t};
-use crate::widgets::{field_error, CheckField, NumberField, SelectField};
+use crate::ui::field::{Input, Problem};
+use crate::ui::locale::locale;
+use crate::ui::text::{self, t};
+use crate::ui::widgets::{field_error, CheckField, NumberField, SelectField};
+use crate::workload::engine::form::EngineForm;
 use leptos::prelude::*;
 use vramfit_core::{AttnImplementation, CacheImplementation, CacheType, EngineKind, VllmVersion};
-use vramfit_i18n::{Key, Locale};
+use vramfit_i18n::Key;
 
 /// The engine picker and the chosen engine's knobs.
 #[component]
@@ -17,9 +18,8 @@ pub fn EngineInputs(
     problems: Memo<Vec<(Input, Problem)>>,
     /// Whether the model has routed experts (llama.cpp's experts-in-host-RAM fields show then).
     moe: Signal<bool>,
-    /// Language.
-    l: Locale,
 ) -> impl IntoView {
+    let l = locale();
     let err = move |name: &'static str| field_error(problems, Input::Engine(name), l);
     let is = move |kind: EngineKind| move || form.engine.get() == Some(kind);
     view! {

@@ -1,0 +1,11 @@
+//! The glue between the app and the browser: the query string ([`url`]), fetching a language's
+//! texts ([`lang`]), the service worker ([`offline`]), `window.vramfit` ([`js_api`]), a panic as
+//! a visible panel ([`panic_panel`]) and what waits for the rest of the split wasm ([`later`]).
+//! Uses `ui` and the core only.
+
+pub mod js_api;
+pub mod lang;
+pub mod later;
+pub mod offline;
+pub mod panic_panel;
+pub mod url;
