@@ -8,7 +8,7 @@
 use crate::answer::guidance::{Checklist, Faq};
 use crate::answer::measure::MeasureIt;
 use crate::answer::runs_on::RunsOnCard;
-use crate::answer::sections::Answer;
+use crate::answer::sections::{Answer, Shown};
 use crate::answer::speed::OffersNotes;
 use crate::embed::EmbedPanel;
 use crate::platform::{lang as lang_data, later, panic_panel, url};
@@ -19,7 +19,6 @@ use crate::workload::form::Live;
 use crate::workload::inputs::Inputs;
 use leptos::prelude::*;
 use vramfit_core::query::{self, QueryNote};
-use vramfit_core::Estimate;
 use vramfit_i18n::{Key, Locale};
 
 /// The whole app.
@@ -77,7 +76,7 @@ pub fn App() -> impl IntoView {
     });
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
-    let shown: Signal<Option<Estimate>> = Signal::derive(move || last_good.get().map(|(_, e)| e));
+    let shown: Shown = Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())));
     let stale = move || !problems.get().is_empty();
     // The measuring section stays built while a workload the core writes a measurement for is on
     // screen (see `measure_view`): serving, training, image and video generation.
@@ -144,12 +143,14 @@ pub fn App() -> impl IntoView {
                     </Show>
                 </p>
                 <main class="layout">
-                    <Inputs form=form problems=problems estimate=shown />
+                    <Inputs form=form problems=problems estimate=shown.into() />
                     <section class="answer" id="answer" tabindex="-1" aria-label=t(l, Key::AnswerAria)>
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                         </Show>
-                        {move || last_good.get().map(|(_, e)| view! { <Answer e=e /> })}
+                        <Show when=move || shown.with(Option::is_some)>
+                            <Answer e=shown />
+                        </Show>
                     </section>
                 </main>
                 // Below the answer: built once the rest of the code is in (`later`).

@@ -9,7 +9,7 @@
 //! the loader that turns `<div data-vramfit="…">` into such an iframe; [`EmbedPanel`] shows the
 //! snippet for the current scenario in the full app.
 
-use crate::answer::sections::{Headline, Recommendation, Warnings};
+use crate::answer::sections::{Headline, Recommendation, Shown, Warnings};
 use crate::platform::{js_api, lang, panic_panel, url};
 use crate::ui::field::{Input, Problem};
 use crate::ui::locale::{locale, provide_locale};
@@ -94,6 +94,7 @@ pub fn EmbedApp() -> impl IntoView {
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
     let stale = move || !problems.get().is_empty();
+    let shown: Shown = Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())));
     answer_messages(last_good);
     post_height_on_resize();
     let full_href = move || {
@@ -108,7 +109,7 @@ pub fn EmbedApp() -> impl IntoView {
                 <Show when=stale>
                     <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
                 </Show>
-                {move || last_good.get().map(|(_, e)| view! { <Card e=e /> })}
+                <Card e=shown />
             </section>
             {(!show.is_empty()).then(|| view! { <EmbedInputs form=form show=show problems=problems /> })}
             <p class="embed-foot">
@@ -121,11 +122,13 @@ pub fn EmbedApp() -> impl IntoView {
 
 /// The answer card: model, verdict, bar and components, recommendation.
 #[component]
-fn Card(e: Estimate) -> impl IntoView {
+fn Card(e: Shown) -> impl IntoView {
     view! {
-        <Headline e=e.clone() />
-        <Warnings e=e.clone() essential=true />
-        <Recommendation e=e />
+        <Show when=move || e.with(Option::is_some)>
+            <Headline e=e />
+            <Warnings e=e essential=true />
+            <Recommendation e=e />
+        </Show>
     }
 }
 

@@ -2,12 +2,13 @@
 //! scenario in the URL (the core evaluated it: its per-GPU bytes and verdict are shown beside it),
 //! so a click loads it and the browser's back button returns to what was typed.
 
+use crate::answer::sections::{part, Shown};
 use crate::platform::url;
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{t, verdict_icon, verdict_word};
 use leptos::prelude::*;
-use vramfit_core::{Change, Engine, Estimate, Fix, Offload};
+use vramfit_core::{Change, Engine, Fix, Offload};
 use vramfit_i18n::{fixed, Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
@@ -94,31 +95,34 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
 #[component]
 pub fn Fixes(
     /// The estimate shown.
-    e: Estimate,
+    e: Shown,
 ) -> impl IntoView {
     let l = locale();
-    (!e.fixes.is_empty()).then(|| {
-        view! {
-            <div class="fixes" data-testid="fixes">
-                <h3>{t(l, Key::GuideShrink)}</h3>
-                <ul>
-                    {e.fixes.iter().map(|fix| {
-                        let href = url::query_string(&fix.scenario, l);
-                        let figures = format!(
-                            "{} GiB/GPU · {} {}",
-                            gib(l, fix.per_gpu_bytes),
-                            verdict_icon(fix.verdict),
-                            verdict_word(l, fix.verdict),
-                        );
-                        view! {
-                            <li>
-                                <a href=href data-testid="fix">{label(l, fix)}</a>
-                                " → "<span class="fix-figures">{figures}</span>
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
-            </div>
-        }
-    })
+    let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));
+    move || {
+        fixes.get().map(|fixes| {
+            view! {
+                <div class="fixes" data-testid="fixes">
+                    <h3>{t(l, Key::GuideShrink)}</h3>
+                    <ul>
+                        {fixes.iter().map(|fix| {
+                            let href = url::query_string(&fix.scenario, l);
+                            let figures = format!(
+                                "{} GiB/GPU · {} {}",
+                                gib(l, fix.per_gpu_bytes),
+                                verdict_icon(fix.verdict),
+                                verdict_word(l, fix.verdict),
+                            );
+                            view! {
+                                <li>
+                                    <a href=href data-testid="fix">{label(l, fix)}</a>
+                                    " → "<span class="fix-figures">{figures}</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </div>
+            }
+        })
+    }
 }

@@ -1,6 +1,10 @@
 //! The answer half of the page: verdict, stacked bar against the card, component table with the
 //! guidance of each component, what the engine will report, warnings, limits and chart,
 //! recommendation and rules of thumb. Every figure is read from the core's `Estimate`.
+//!
+//! The answer is built once. Each section takes the estimate shown as a memo and makes a memo of
+//! the part it shows ([`part`]): an input rebuilds only the sections whose part changed, and those
+//! in place (Leptos compares the new view with the one on screen and writes what differs).
 
 use crate::answer::chart::CurveChart;
 use crate::answer::fixes::Fixes;
@@ -13,20 +17,36 @@ use leptos::prelude::*;
 use vramfit_core::{CardUse, ComponentId, CurveAxis, Estimate, Plan, Split, Verdict, Warning};
 use vramfit_i18n::{fixed, Key, Locale, PluralKey};
 
+/// The estimate shown, `None` before the first valid one.
+pub type Shown = Memo<Option<Estimate>>;
+
+/// The part of the estimate shown that `pick` reads, as a memo: a section built over it is
+/// rebuilt only when that part changes (`None` while there is no estimate, or `pick` finds
+/// nothing to show).
+pub fn part<T>(
+    e: Shown,
+    pick: impl Fn(&Estimate) -> Option<T> + Send + Sync + 'static,
+) -> Memo<Option<T>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| e.with(|e| e.as_ref().and_then(&pick)))
+}
+
 /// The answer.
 #[component]
 pub fn Answer(
     /// The estimate shown.
-    e: Estimate,
+    e: Shown,
 ) -> impl IntoView {
     view! {
-        <Headline e=e.clone() />
-        <EngineReport e=e.clone() />
-        <Warnings e=e.clone() />
-        <LimitsView e=e.clone() />
-        <GenerationLimits e=e.clone() />
-        <Recommendation e=e.clone() />
-        {e.model.is_some().then(|| view! { <RulesOfThumb e=e /> })}
+        <Headline e=e />
+        <EngineReport e=e />
+        <Warnings e=e />
+        <LimitsView e=e />
+        <GenerationLimits e=e />
+        <Recommendation e=e />
+        <RulesOfThumb e=e />
     }
 }
 
@@ -143,15 +163,15 @@ fn PerCard(cards: Vec<CardUse>) -> impl IntoView {
 /// What the engine itself will report at start-up (KV cache, a hybrid model's recurrent state,
 /// tokens, concurrency), and host RAM.
 #[component]
-fn EngineReport(e: Estimate) -> impl IntoView {
+fn EngineReport(e: Shown) -> impl IntoView {
     let l = locale();
-    let kv = e.plan.as_ref().and_then(|p| p.kv);
-    let split_over_cards = e
-        .plan
-        .as_ref()
-        .is_some_and(|p| p.split == Split::Layers && p.count > 1);
-    let host = e.host_bytes;
-    kv.map(|k| {
+    let report = part(e, |e| {
+        let plan = e.plan.as_ref()?;
+        let split_over_cards = plan.split == Split::Layers && plan.count > 1;
+        Some((plan.kv?, split_over_cards, e.host_bytes, e.context_tokens))
+    });
+    move || {
+        report.get().map(|(k, split_over_cards, host, context_tokens)| {
         view! {
             <div class="engine-report" data-testid="engine-report">
                 <h2>{t(l, Key::EngineReportTitle)}</h2>
@@ -162,10 +182,10 @@ fn EngineReport(e: Estimate) -> impl IntoView {
                     <li data-testid="kv-gib">{f(l, if split_over_cards { Key::KvGibAllCards } else { Key::KvGib }, &[("gib", &gib(l, k.kv_cache_bytes))])}</li>
                     {(k.state_bytes > 0).then(|| view! { <li data-testid="state-gib">{f(l, Key::StateGib, &[("gib", &gib(l, k.state_bytes))])}</li> })}
                     <li data-testid="kv-tokens">{f(l, Key::KvTokens, &[("tokens", &l.count(PluralKey::Tokens, k.kv_cache_tokens))])}</li>
-                    <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, e.context_tokens)), ("x", &l.decimal(k.max_concurrency_centi() as f64 / 100.0, 2))])}</li>
+                    <li data-testid="max-concurrency">{f(l, Key::MaxConcurrency, &[("tokens", &l.count(PluralKey::Tokens, context_tokens)), ("x", &l.decimal(k.max_concurrency_centi() as f64 / 100.0, 2))])}</li>
                     // vLLM's two figures for a hybrid model look contradictory side by side (its
                     // token count is per layer group, its concurrency counts the attention group).
-                    {(k.state_bytes > 0 && k.max_concurrency * e.context_tokens as f64 > k.kv_cache_tokens as f64 * 1.05).then(|| view! {
+                    {(k.state_bytes > 0 && k.max_concurrency * context_tokens as f64 > k.kv_cache_tokens as f64 * 1.05).then(|| view! {
                         <li class="why" data-testid="kv-per-group">{t(l, Key::KvTokensPerGroup)}</li>
                     })}
                     {(host > 0).then(|| view! { <li data-testid="host-ram">{f(l, Key::HostRam, &[("gib", &gib(l, host))])}</li> })}
@@ -173,60 +193,84 @@ fn EngineReport(e: Estimate) -> impl IntoView {
             </div>
         }
     })
+    }
 }
 
 /// The inverse answers for the plan's cards, with the chart.
 #[component]
-fn LimitsView(e: Estimate) -> impl IntoView {
+fn LimitsView(e: Shown) -> impl IntoView {
     let l = locale();
-    let (Some(lim), Some(plan)) = (e.limits.clone(), e.plan.clone()) else {
-        return ().into_any();
-    };
-    let ctx = lim.max_context_tokens.map_or_else(
-        || t(l, Key::NoneFits).to_string(),
-        |c| l.count(PluralKey::Tokens, c),
-    );
-    let seqs = lim.max_sequences.map_or_else(
-        || t(l, Key::NoneFits).to_string(),
-        |s| l.count(PluralKey::Sequences, s),
-    );
-    let (ctx_key, seq_key) = if plan.peak_phase.is_some() {
-        (Key::MaxSeqLen, Key::MaxMicroBatch)
-    } else {
-        (Key::MaxContext, Key::MaxSequences)
-    };
-    view! {
-        <div class="limits" data-testid="limits">
-            <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
-            <ul>
-                <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, ctx_key, &[("value", &ctx)])}</li>
-                <li data-testid="max-sequences">{f(l, seq_key, &[("value", &seqs)])}</li>
-                {lim.utilization.map(|u| view! {
-                    <li data-testid="util-range">{match u.min {
-                        Some(min) => f(l, Key::UtilRange, &[("min", &l.decimal(min, 2)), ("max", &l.decimal(u.max, 2))]),
-                        None => f(l, Key::UtilNone, &[("max", &l.decimal(u.max, 2))]),
-                    }}</li>
-                })}
-            </ul>
-            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=e.curve_axis />
-        </div>
+    let shown = part(e, |e| {
+        Some((
+            e.limits.clone()?,
+            e.plan.clone()?,
+            e.curve.clone(),
+            e.curve_axis,
+        ))
+    });
+    move || {
+        shown.get().map(|(lim, plan, curve, axis)| {
+        let ctx = lim.max_context_tokens.map_or_else(
+            || t(l, Key::NoneFits).to_string(),
+            |c| l.count(PluralKey::Tokens, c),
+        );
+        let seqs = lim.max_sequences.map_or_else(
+            || t(l, Key::NoneFits).to_string(),
+            |s| l.count(PluralKey::Sequences, s),
+        );
+        let (ctx_key, seq_key) = if plan.peak_phase.is_some() {
+            (Key::MaxSeqLen, Key::MaxMicroBatch)
+        } else {
+            (Key::MaxContext, Key::MaxSequences)
+        };
+        view! {
+            <div class="limits" data-testid="limits">
+                <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
+                <ul>
+                    <li data-testid="max-context" data-value=lim.max_context_tokens.unwrap_or(0)>{f(l, ctx_key, &[("value", &ctx)])}</li>
+                    <li data-testid="max-sequences">{f(l, seq_key, &[("value", &seqs)])}</li>
+                    {lim.utilization.map(|u| view! {
+                        <li data-testid="util-range">{match u.min {
+                            Some(min) => f(l, Key::UtilRange, &[("min", &l.decimal(min, 2)), ("max", &l.decimal(u.max, 2))]),
+                            None => f(l, Key::UtilNone, &[("max", &l.decimal(u.max, 2))]),
+                        }}</li>
+                    })}
+                </ul>
+                <CurveChart points=curve capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=axis />
+            </div>
+        }
+        })
     }
-    .into_any()
 }
 
 /// For image and video generation: the largest size or frame count that fits, and the chart.
 #[component]
-fn GenerationLimits(e: Estimate) -> impl IntoView {
+fn GenerationLimits(e: Shown) -> impl IntoView {
     let l = locale();
-    let Some(plan) = e
-        .plan
-        .clone()
-        .filter(|_| matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames))
-    else {
-        return ().into_any();
-    };
-    let frames = e.curve_axis == CurveAxis::Frames;
-    let line = match (e.generation_max, frames) {
+    let shown = part(e, |e| {
+        let plan = e
+            .plan
+            .clone()
+            .filter(|_| matches!(e.curve_axis, CurveAxis::ImageSide | CurveAxis::Frames))?;
+        Some((plan, e.curve.clone(), e.curve_axis, e.generation_max))
+    });
+    move || {
+        shown.get().map(|(plan, curve, axis, generation_max)| {
+            generation_limits(l, plan, curve, axis, generation_max)
+        })
+    }
+}
+
+/// The largest size or frame count of one estimate's plan, and the chart.
+fn generation_limits(
+    l: Locale,
+    plan: Plan,
+    curve: Vec<vramfit_core::CurvePoint>,
+    axis: CurveAxis,
+    generation_max: Option<u64>,
+) -> impl IntoView {
+    let frames = axis == CurveAxis::Frames;
+    let line = match (generation_max, frames) {
         (Some(v), false) => f(l, Key::MaxResolution, &[("value", &l.integer(v))]),
         (Some(v), true) => f(l, Key::MaxFrames, &[("value", &l.integer(v))]),
         (None, false) => t(l, Key::NoImageFits).to_string(),
@@ -236,11 +280,10 @@ fn GenerationLimits(e: Estimate) -> impl IntoView {
         <div class="limits" data-testid="generation-limits">
             <h2>{f(l, Key::LimitsTitle, &[("plan", &text::plan_title(l, &plan))])}</h2>
             <ul><li data-testid="generation-max">{line}</li></ul>
-            <CurveChart points=e.curve.clone() capacity=plan.card.capacity_bytes usable=plan.usable_bytes
-                max_context=e.generation_max axis=e.curve_axis />
+            <CurveChart points=curve capacity=plan.card.capacity_bytes usable=plan.usable_bytes
+                max_context=generation_max axis=axis />
         </div>
     }
-    .into_any()
 }
 
 /// The estimate's warnings; with `essential`, only those that change what the verdict means
@@ -248,13 +291,28 @@ fn GenerationLimits(e: Estimate) -> impl IntoView {
 #[component]
 pub fn Warnings(
     /// The estimate shown.
-    e: Estimate,
-
+    e: Shown,
     /// Only the warnings that qualify the verdict.
     #[prop(optional)]
     essential: bool,
 ) -> impl IntoView {
     let l = locale();
+    let shown = part(e, move |e| {
+        let shown = shown_warnings(e, essential);
+        (!shown.0.is_empty()).then_some(shown)
+    });
+    move || {
+        shown.get().map(|(shown, training, serving)| view! {
+        <ul class="warnings" data-testid="warnings">
+            {shown.iter().map(|w| view! { <li>{text::warning(l, w, training, serving)}</li> }).collect_view()}
+        </ul>
+    })
+    }
+}
+
+/// The warnings of `e` the page shows (with `essential`, only those that qualify the verdict),
+/// and whether the run is training and whether it serves an LLM, which change their wording.
+fn shown_warnings(e: &Estimate, essential: bool) -> (Vec<Warning>, bool, bool) {
     // Without a language model the verdict line and the fixes say what the generic "lower the
     // context or the sequences" advice of these two would get wrong.
     let llm = e.model.is_some();
@@ -279,13 +337,7 @@ pub fn Warnings(
         })
         .copied()
         .collect();
-    (!shown.is_empty()).then(|| {
-        view! {
-            <ul class="warnings" data-testid="warnings">
-                {shown.iter().map(|w| view! { <li>{text::warning(l, w, training, serving)}</li> }).collect_view()}
-            </ul>
-        }
-    })
+    (shown, training, serving)
 }
 
 /// The model line, the plan with its verdict (or that nothing fits) and the fixes: the first
@@ -293,9 +345,33 @@ pub fn Warnings(
 #[component]
 pub fn Headline(
     /// The estimate shown.
-    e: Estimate,
+    e: Shown,
 ) -> impl IntoView {
     let l = locale();
+    let summary = part(e, move |e| model_summary(l, e));
+    let plan = part(e, |e| {
+        Some(
+            e.plan
+                .clone()
+                .map(|plan| (plan, e.total_bytes, e.context_tokens, Pace::of(e))),
+        )
+    });
+    view! {
+        {move || summary.get().map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
+        {move || plan.get().map(|plan| match plan {
+            Some((plan, total, context, pace)) => view! {
+                <PlanView plan=plan total=total context=context pace=pace />
+            }.into_any(),
+            None => view! {
+                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
+            }.into_any(),
+        })}
+        <Fixes e=e />
+    }
+}
+
+/// The line naming the model: its size, and its KV cache per token (none for training).
+fn model_summary(l: Locale, e: &Estimate) -> Option<String> {
     // A sliding-window model's per-token figure holds up to the window only: past it just the
     // global layers grow, so the summary gives both (Gemma 4 31B: 880 KiB, then 80 KiB).
     let summary = e.model.as_ref().map(|m| {
@@ -323,29 +399,28 @@ pub fn Headline(
             _ => f(l, Key::ModelSummary, &base),
         }
     });
-    view! {
-        {summary.map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
-        {match e.plan.clone() {
-            Some(plan) => view! {
-                <PlanView plan=plan total=e.total_bytes context=e.context_tokens pace=Pace::of(&e) />
-            }.into_any(),
-            None => view! {
-                <p class="verdict does_not_fit" data-testid="verdict">"✖ "{t(l, Key::VerdictNoCard)}</p>
-            }.into_any(),
-        }}
-        <Fixes e=e />
-    }
+    summary
 }
 
 /// The recommended plan, replicas, and single cards around the fit boundary.
 #[component]
 pub fn Recommendation(
-    /// The estimate.
-    e: Estimate,
+    /// The estimate shown.
+    e: Shown,
 ) -> impl IntoView {
     let l = locale();
-    let shown = e.clone();
-    let rec = e.recommendation;
+    let shown = part(e, |e| Some((e.recommendation.clone(), e.curve_axis)));
+    view! {
+        <div class="recommendation" data-testid="recommendation">
+            <h2>{t(l, Key::RecTitle)}</h2>
+            {move || shown.get().map(|(rec, axis)| recommendation(l, rec, axis))}
+            <Offers e=e />
+        </div>
+    }
+}
+
+/// The best plan, the replicas and the single cards of one recommendation.
+fn recommendation(l: Locale, rec: vramfit_core::Recommendation, axis: CurveAxis) -> impl IntoView {
     let best = rec.best.map(|p| {
         f(
             l,
@@ -358,7 +433,7 @@ pub fn Recommendation(
         )
     });
     // For training the replicas are data-parallel copies, each with a smaller micro-batch.
-    let training = e.curve_axis == CurveAxis::SequenceLength;
+    let training = axis == CurveAxis::SequenceLength;
     let replicas = rec.replicas.map(|p| {
         f(
             l,
@@ -392,31 +467,33 @@ pub fn Recommendation(
     let hi = (first_fit + 3).min(runnable.len());
     let nearby: Vec<Plan> = runnable[lo..hi].iter().map(|p| (*p).clone()).collect();
     view! {
-        <div class="recommendation" data-testid="recommendation">
-            <h2>{t(l, Key::RecTitle)}</h2>
-            <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
-            {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
-            <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
-            <Offers e=shown />
-        </div>
+        <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
+        {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
+        <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
     }
 }
 
 #[component]
-fn RulesOfThumb(e: Estimate) -> impl IntoView {
+fn RulesOfThumb(e: Shown) -> impl IntoView {
     let l = locale();
-    let r = e.rules_of_thumb;
-    view! {
+    let shown = part(e, |e| {
+        e.model
+            .is_some()
+            .then_some((e.rules_of_thumb, e.total_bytes))
+    });
+    move || {
+        shown.get().map(|(r, total)| view! {
         <div class="rules" data-testid="rules">
             <h2>{t(l, Key::RulesTitle)}</h2>
             <table>
                 <tbody>
                     <tr><th scope="row">{t(l, Key::RuleWeightsOnly)}</th><td>{format!("{} GB", gb(l, r.weights_only_bytes))}</td></tr>
                     <tr><th scope="row">{t(l, Key::RuleTwoGb)}</th><td>{format!("{} GB", gb(l, r.inference_bytes))}</td></tr>
-                    <tr><th scope="row">{t(l, Key::RuleThisEstimate)}</th><td data-testid="total-gb" data-value=e.total_bytes>{format!("{} GB ({} GiB)", gb(l, e.total_bytes), gib(l, e.total_bytes))}</td></tr>
+                    <tr><th scope="row">{t(l, Key::RuleThisEstimate)}</th><td data-testid="total-gb" data-value=total>{format!("{} GB ({} GiB)", gb(l, total), gib(l, total))}</td></tr>
                 </tbody>
             </table>
         </div>
+    })
     }
 }
 

@@ -3,6 +3,7 @@
 //! one bigger card against several smaller ones, the cards left out and how the figures are made.
 //! Every figure is the core's (`Estimate::speed`, `cost`, `recommendation.alternatives`).
 
+use crate::answer::sections::{part, Shown};
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{self, f, t};
@@ -240,14 +241,18 @@ fn offer_row(l: Locale, o: &Offer, serving: bool, testid: String) -> impl IntoVi
 #[component]
 pub fn Offers(
     /// The estimate shown.
-    e: Estimate,
+    e: Shown,
 ) -> impl IntoView {
     let l = locale();
-    let rec = &e.recommendation;
-    if rec.alternatives.is_empty() {
-        return None;
-    }
-    let serving = matches!(e.speed, Some(Speed::Serving(_)) | None)
+    let shown = part(e, |e| {
+        (!e.recommendation.alternatives.is_empty()).then(|| (e.recommendation.clone(), e.speed))
+    });
+    move || shown.get().map(|(rec, speed)| offers(l, &rec, speed))
+}
+
+/// The ranked offers of one recommendation, then the side-by-side rows they do not show.
+fn offers(l: Locale, rec: &vramfit_core::Recommendation, speed: Option<Speed>) -> impl IntoView {
+    let serving = matches!(speed, Some(Speed::Serving(_)) | None)
         && rec
             .alternatives
             .iter()
@@ -270,7 +275,7 @@ pub fn Offers(
         vec![t(l, Key::ColSpeed)]
     };
     let columns = if serving { 5 } else { 4 } + heads.len();
-    Some(view! {
+    view! {
         <div class="offers" data-testid="offers">
             <h3>{f(l, Key::OffersTitle, &[("by", rank_name(l, rec.by))])}</h3>
             <div class="table-scroll">
@@ -297,7 +302,7 @@ pub fn Offers(
                 </table>
             </div>
         </div>
-    })
+    }
 }
 
 /// Below the answer, once the rest of the code is in: the cards left out and how the figures are
