@@ -225,29 +225,24 @@ fn SelectField(
 
 /// Answers `{type: "vramfit:get"}` from any window with the current scenario and estimate.
 fn answer_messages(last_good: RwSignal<Option<(Scenario, Estimate)>>) {
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let on_message =
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            let kind = js_sys::Reflect::get(&ev.data(), &"type".into())
-                .ok()
-                .and_then(|v| v.as_string());
-            if kind.as_deref() != Some("vramfit:get") {
-                return;
-            }
-            let Some(source) = ev.source() else {
-                return;
-            };
-            let msg = last_good
-                .try_with_untracked(|g| js_api::state_message(g.as_ref()))
-                .unwrap_or_else(|| js_api::state_message(None));
-            // A cross-origin WindowProxy fails `instanceof Window`; postMessage works on it.
-            let target: web_sys::Window = source.unchecked_into();
-            let _ = target.post_message(&msg, "*");
-        });
-    let _ = w.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
-    on_message.forget();
+    // For the page's life: the handle is never removed.
+    let _ = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
+        let kind = js_sys::Reflect::get(&ev.data(), &"type".into())
+            .ok()
+            .and_then(|v| v.as_string());
+        if kind.as_deref() != Some("vramfit:get") {
+            return;
+        }
+        let Some(source) = ev.source() else {
+            return;
+        };
+        let msg = last_good
+            .try_with_untracked(|g| js_api::state_message(g.as_ref()))
+            .unwrap_or_else(|| js_api::state_message(None));
+        // A cross-origin WindowProxy fails `instanceof Window`; postMessage works on it.
+        let target: web_sys::Window = source.unchecked_into();
+        let _ = target.post_message(&msg, "*");
+    });
 }
 
 /// Posts `{type: "vramfit:height", height}` to the parent whenever the body's height changes.

@@ -6,9 +6,9 @@
 use crate::answer::sections::{part, Shown};
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
-use crate::ui::text::{self, f, t};
+use crate::ui::text::{self, availability_name, f, rank_name, t};
 use leptos::prelude::*;
-use vramfit_core::{Cost, Estimate, Offer, PriceSource, RecommendBy, Speed, StackGap};
+use vramfit_core::{Cost, Estimate, Offer, PriceSource, Speed, StackGap};
 use vramfit_i18n::{Key, Locale};
 
 /// The plan shown's speed and cost.
@@ -171,31 +171,6 @@ pub fn summary(l: Locale, e: &Estimate) -> String {
         parts.push(per_hour(l, c));
     }
     parts.join(" · ")
-}
-
-/// The ranking's words.
-pub fn rank_name(l: Locale, by: RecommendBy) -> &'static str {
-    t(
-        l,
-        match by {
-            RecommendBy::Price => Key::RankPrice,
-            RecommendBy::CostPerToken => Key::RankCostPerToken,
-            RecommendBy::Speed => Key::RankSpeed,
-        },
-    )
-}
-
-/// Where a card can be had, in a word.
-pub fn availability_name(l: Locale, a: vramfit_core::catalog::Availability) -> &'static str {
-    use vramfit_core::catalog::Availability as A;
-    t(
-        l,
-        match a {
-            A::Cloud => Key::AvailCloud,
-            A::Marketplace => Key::AvailMarketplace,
-            A::Buy => Key::AvailBuy,
-        },
-    )
 }
 
 /// One row of the offers table.

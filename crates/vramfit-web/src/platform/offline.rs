@@ -3,7 +3,7 @@
 //! cannot run: `file://` (the single-file build), insecure origins, browsers without them.
 
 use js_sys::Reflect;
-use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
 
 /// Registers `./sw.js` for the app's folder; failures are ignored (the app works without it).
 pub fn register() {
@@ -19,9 +19,9 @@ pub fn register() {
     if !has_sw {
         return;
     }
-    let promise = nav.service_worker().register("./sw.js");
+    let registered = JsFuture::from(nav.service_worker().register("./sw.js"));
     // A rejected registration (e.g. storage disabled) is not an error of the app.
-    let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
-    let _ = promise.catch(&ignore);
-    ignore.forget();
+    spawn_local(async move {
+        let _ = registered.await;
+    });
 }

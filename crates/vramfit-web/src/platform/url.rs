@@ -1,8 +1,9 @@
 //! The query string ↔ `(param, value)` pairs; the core's `query` module maps pairs to a scenario.
 
+use leptos::prelude::{set_timeout_with_handle, window_event_listener, TimeoutHandle};
+use std::time::Duration;
 use vramfit_core::{query, Scenario};
 use vramfit_i18n::Locale;
-use wasm_bindgen::{closure::Closure, JsCast};
 
 /// Pairs of the current page's query string, percent-decoded.
 pub fn read_pairs() -> Vec<(String, String)> {
@@ -45,7 +46,7 @@ pub fn query_string(s: &Scenario, lang: Locale) -> String {
 /// `32768` changes the answer five times. So the query is written once the inputs have rested
 /// this long, not per keystroke; copying the link and leaving the page write it at once
 /// ([`flush`]), so neither ever sees an older query.
-const SETTLE_MS: i32 = 300;
+const SETTLE: Duration = Duration::from_millis(300);
 
 /// Replaces the address bar's query without adding a history entry, once the inputs rest.
 ///
@@ -53,38 +54,25 @@ const SETTLE_MS: i32 = 300;
 pub fn replace_soon(s: &Scenario, lang: Locale) {
     let q = query_string(s, lang);
     PENDING.with(|p| *p.borrow_mut() = Some(q));
-    let Some(w) = web_sys::window() else {
-        return;
-    };
     TIMER.with(|t| {
         let mut t = t.borrow_mut();
-        let (callback, handle) = t.get_or_insert_with(|| {
-            // Once: the timer's callback, and a write when the page is left (reload, back).
-            let on_hide = Closure::<dyn Fn()>::new(flush);
-            let _ =
-                w.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
-            on_hide.forget();
-            (Closure::<dyn Fn()>::new(flush), None)
+        let wait = t.get_or_insert_with(|| {
+            // Once: a write when the page is left (reload, back) as well.
+            window_event_listener(leptos::ev::pagehide, |_| flush());
+            None
         });
-        if let Some(h) = handle.take() {
-            w.clear_timeout_with_handle(h);
+        if let Some(h) = wait.take() {
+            h.clear();
         }
-        *handle = w
-            .set_timeout_with_callback_and_timeout_and_arguments_0(
-                callback.as_ref().unchecked_ref(),
-                SETTLE_MS,
-            )
-            .ok();
+        *wait = set_timeout_with_handle(flush, SETTLE).ok();
     });
 }
-
-type Timer = (Closure<dyn Fn()>, Option<i32>);
 
 thread_local! {
     /// The newest query waiting for [`replace_soon`]'s timer.
     static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    /// The timer's callback (made once) and the handle of the wait now running.
-    static TIMER: std::cell::RefCell<Option<Timer>> = const { std::cell::RefCell::new(None) };
+    /// The wait now running (`Some(None)` once the page-hide listener is in and no wait runs).
+    static TIMER: std::cell::RefCell<Option<Option<TimeoutHandle>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Writes a query [`replace_soon`] still holds now (before the link is copied, when the page is

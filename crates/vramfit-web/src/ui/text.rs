@@ -7,8 +7,8 @@ use crate::ui::numbers::{gb, gib, percent};
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::RangeError;
 use vramfit_core::{
-    ComponentId, EngineKind, Plan, Split, StartFailure, Verdict, VerdictReason, Warning,
-    WeightFormat,
+    ComponentId, EngineKind, Plan, RecommendBy, Split, StartFailure, Verdict, VerdictReason,
+    Warning, WeightFormat,
 };
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
 
@@ -616,6 +616,31 @@ pub fn verdict_word(l: Locale, v: Verdict) -> &'static str {
             Verdict::Fits => Key::WordFits,
             Verdict::Tight => Key::WordTight,
             Verdict::DoesNotFit => Key::WordDoesNotFit,
+        },
+    )
+}
+
+/// The ranking's words.
+pub fn rank_name(l: Locale, by: RecommendBy) -> &'static str {
+    t(
+        l,
+        match by {
+            RecommendBy::Price => Key::RankPrice,
+            RecommendBy::CostPerToken => Key::RankCostPerToken,
+            RecommendBy::Speed => Key::RankSpeed,
+        },
+    )
+}
+
+/// Where a card can be had, in a word.
+pub fn availability_name(l: Locale, a: vramfit_core::catalog::Availability) -> &'static str {
+    use vramfit_core::catalog::Availability as A;
+    t(
+        l,
+        match a {
+            A::Cloud => Key::AvailCloud,
+            A::Marketplace => Key::AvailMarketplace,
+            A::Buy => Key::AvailBuy,
         },
     )
 }

@@ -236,7 +236,7 @@ pub fn Inputs(
                 <Show when=move || form.gpu.get() == GPU_RECOMMEND>
                     <div class="row">
                         <SelectField id="rank" label=t(l, Key::RankLabel) value=form.rank
-                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::answer::speed::rank_name(l, r))).collect() />
+                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::ui::text::rank_name(l, r))).collect() />
                         <SelectField id="reach" label=t(l, Key::ReachLabel) value=form.reach
                             options=Availability::ALL.into_iter().map(|a| (a.id(), reach_name(l, a))).collect() />
                     </div>
