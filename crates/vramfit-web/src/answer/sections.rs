@@ -10,7 +10,6 @@ use crate::answer::chart::CurveChart;
 use crate::answer::fixes::Fixes;
 use crate::answer::speed::{Offers, Pace, SpeedLine};
 use crate::ui::locale::locale;
-use crate::ui::markup::{push_element, push_escaped};
 use crate::ui::numbers::{gb, gib, params, share};
 use crate::ui::text::{self, f, t};
 use leptos::prelude::*;
@@ -89,7 +88,12 @@ pub fn PlanView(
             <span class="line usable" style:left=format!("{}%", fixed(share(plan.usable_bytes, scale), 3))></span>
             <span class="line capacity" style:left=format!("{}%", fixed(share(plan.card.capacity_bytes, scale), 3))></span>
         </div>
-        <ul class="legend" inner_html=legend_html(&plan, l)></ul>
+        <ul class="legend">
+            {plan.per_gpu_components.iter().map(|c| view! {
+                <li><span class=format!("dot seg-{}", seg(c.id))></span>{text::component(l, c.id)}</li>
+            }).collect_view()}
+            <li><span class="dot dot-line"></span>{t(l, Key::HeadroomLine)}</li>
+        </ul>
         <table class="components" data-testid="components">
             <caption>{match plan.per_card.iter().find(|c| c.sets_limit) {
                 // A mixed machine's table is the card that sets the limit.
@@ -469,7 +473,13 @@ fn recommendation(l: Locale, rec: vramfit_core::Recommendation, axis: CurveAxis)
     view! {
         <p data-testid="best">{best.unwrap_or_else(|| t(l, Key::RecNone).to_string())}</p>
         {replicas.map(|r| view! { <p data-testid="replicas">{r}</p> })}
-        <p class="alternatives">{t(l, Key::SingleCards)}" "<span inner_html=chips_html(&nearby, l)></span></p>
+        <p class="alternatives">{t(l, Key::SingleCards)}" "<span>
+            {nearby.iter().map(|p| view! {
+                <span class=format!("chip {:?}", p.verdict).to_ascii_lowercase()>
+                    {format!("{} {} {}", text::card_name(l, p), text::verdict_icon(p.verdict), text::verdict_word(l, p.verdict))}
+                </span>
+            }).collect_view()}
+        </span></p>
     }
 }
 
@@ -500,45 +510,4 @@ fn RulesOfThumb(e: Shown) -> impl IntoView {
 /// A component's id as the class and test id suffix (`seg-kvcache`, `row-kvcache`).
 fn seg(id: ComponentId) -> String {
     format!("{id:?}").to_ascii_lowercase()
-}
-
-/// The bar's legend: a dot and a name per component, then the headroom line.
-fn legend_html(plan: &Plan, l: Locale) -> String {
-    let mut html = String::new();
-    let items = plan
-        .per_gpu_components
-        .iter()
-        .map(|c| {
-            (
-                format!("dot seg-{}", seg(c.id)),
-                text::component(l, c.id).to_string(),
-            )
-        })
-        .chain([(
-            "dot dot-line".to_string(),
-            t(l, Key::HeadroomLine).to_string(),
-        )]);
-    for (class, name) in items {
-        html.push_str("<li>");
-        push_element(&mut html, "span", &class, &[], "");
-        push_escaped(&mut html, &name);
-        html.push_str("</li>");
-    }
-    html
-}
-
-/// Chips for single cards: name, verdict icon and word.
-fn chips_html(plans: &[Plan], l: Locale) -> String {
-    let mut html = String::new();
-    for p in plans {
-        let class = format!("chip {:?}", p.verdict).to_ascii_lowercase();
-        let label = format!(
-            "{} {} {}",
-            text::card_name(l, p),
-            text::verdict_icon(p.verdict),
-            text::verdict_word(l, p.verdict)
-        );
-        push_element(&mut html, "span", &class, &[], &label);
-    }
-    html
 }

@@ -1,10 +1,9 @@
-//! Parts of the answer written as one HTML string and set as their element's markup: the bar's
-//! legend and the card chips (the chart's drawing likewise, in `chart`). None of them holds state
-//! (no focus, no open `<details>`), and one `innerHTML` costs the page one call where building
-//! them node by node cost a wasm→JS call per node and attribute, repeated on every update
-//! (Leptos's type-erased attribute lists re-set each attribute when a view is rebuilt). Texts are
-//! escaped. No `style` attributes: the offline file's CSP allows none (widths go through the
-//! CSSOM instead).
+//! Markup written as one string and set as its element's `innerHTML`, for the two places where
+//! a view per node costs the page more than the string: the chart's drawing (`answer/chart.rs`:
+//! dozens of SVG lines and labels, all recomputed when the curve moves, none holding state) and
+//! the long option lists of the model and card selects (`workload/inputs.rs`: an element and an
+//! effect per option was the first render's largest cost). Everything else is a Leptos view.
+//! Texts are escaped. No `style` attributes: the offline file's CSP allows none.
 
 /// Text made safe inside HTML text and double-quoted attributes.
 pub fn escape(s: &str) -> String {
