@@ -104,6 +104,8 @@ const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2
         'JS module in': arrived(/^vramfit-web-.*\.js$/),
         'primary wasm in': arrived(/_bg\.wasm$/),
         'vramfit:main (wasm starts)': at('vramfit:main'),
+        'first estimate starts': at('vramfit:estimate-start'),
+        'first estimate done': at('vramfit:estimated'),
         'vramfit:mounted (page built)': at('vramfit:mounted'),
         'verdict in the document': at('vramfit:verdict-in-dom'),
         'verdict painted': at('vramfit:verdict-painted'),

@@ -33,4 +33,5 @@ pub use platform::js_api::{headless as api_only, install as install_js_api};
 pub use platform::lang::{ensure_first as fetch_first_language, requested as requested_language};
 pub use platform::offline::register as register_service_worker;
 pub use platform::panic_panel::install as install_panic_panel;
+pub use platform::timing::mark;
 pub use platform::url::read_pairs as url_pairs;

@@ -1,11 +1,11 @@
 //! Entry point of the web app: install the panic panel and `window.vramfit`, then mount the full
 //! app or, with `?embed=1`, the widget (nothing when a page loaded only the API) in the page's
 //! language (fetched first when it is not English), drop the static placeholder, and register the
-//! service worker. Two User Timing marks, `vramfit:main` (the wasm starts) and `vramfit:mounted`
-//! (the page is built and in the document), let `scripts/bench` split the time to a first answer
-//! into download and compile, build, and paint.
+//! service worker. User Timing marks (`platform/timing.rs`: `vramfit:main` when the wasm starts,
+//! `vramfit:mounted` when the page is in the document, the first estimate between) let
+//! `scripts/bench` split the time to a first answer into download and compile, build, and paint.
 fn main() {
-    mark("vramfit:main");
+    vramfit_web::mark("vramfit:main");
     vramfit_web::install_panic_panel();
     vramfit_web::install_js_api();
     if vramfit_web::api_only() {
@@ -26,7 +26,7 @@ fn main() {
         } else {
             leptos::mount::mount_to_body(vramfit_web::App);
         }
-        mark("vramfit:mounted");
+        vramfit_web::mark("vramfit:mounted");
         remove_boot_placeholder();
     });
     vramfit_web::register_service_worker();
@@ -39,12 +39,5 @@ fn remove_boot_placeholder() {
         .and_then(|d| d.get_element_by_id("boot"))
     {
         boot.remove();
-    }
-}
-
-/// A User Timing mark (`performance.mark(name)`), for the benchmark's load timeline.
-fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
     }
 }

@@ -1,6 +1,6 @@
 //! The glue between the app and the browser: the query string ([`url`]), fetching a language's
 //! texts ([`lang`]), the service worker ([`offline`]), `window.vramfit` ([`js_api`]), a panic as
-//! a visible panel ([`panic_panel`]) and what waits for the rest of the split wasm ([`later`]).
+//! a visible panel ([`panic_panel`]) what waits for the rest of the split wasm ([`later`]) and the timing marks ([`timing`]).
 //! Uses `ui` and the core only.
 
 pub mod js_api;
@@ -8,4 +8,5 @@ pub mod lang;
 pub mod later;
 pub mod offline;
 pub mod panic_panel;
+pub mod timing;
 pub mod url;

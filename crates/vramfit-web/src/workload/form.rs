@@ -443,11 +443,10 @@ impl Live {
             }
             form.scenario()
         });
-        let last_good = RwSignal::new(
-            vramfit_core::estimate(initial)
-                .ok()
-                .map(|e| (initial.clone(), e)),
-        );
+        crate::platform::timing::mark("vramfit:estimate-start");
+        let first = vramfit_core::estimate(initial).ok();
+        crate::platform::timing::mark("vramfit:estimated");
+        let last_good = RwSignal::new(first.map(|e| (initial.clone(), e)));
         let waiting = RwSignal::new(false);
         // An edit before the rest of the code is in may need it: wait for the one download (this
         // effect runs again when it settles) rather than loading it a second time, synchronously,
