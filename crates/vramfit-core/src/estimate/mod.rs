@@ -455,7 +455,7 @@ fn mixed_user_plan(
 }
 
 /// The allocator replay of the scenario's own training plan (its card and GPU count), the
-/// reference the closed form is held to (`training/replay.rs`); `None` for other workloads or when
+/// reference the closed form is held to (`workloads/training/replay.rs`); `None` for other workloads or when
 /// the scenario names no card. Tests only (feature `replay`).
 #[cfg(feature = "replay")]
 pub fn training_replay(
