@@ -17,7 +17,7 @@
 //! Bounds are asserted per figure near what each case achieves (see the test). The same engine
 //! model serves every case, but two of its constants were read off these logs, so the cells they
 //! set are marked "fitted", not out-of-sample checks: vLLM's non-torch overheads
-//! (`engine/vllm.rs`: 0.01 GiB, +0.07 with bitsandbytes, +0.06 for V1) equal the logged non-torch
+//! (`workloads/engine/vllm.rs`: 0.01 GiB, +0.07 with bitsandbytes, +0.06 for V1) equal the logged non-torch
 //! memory of the cases of each kind (the whole non-torch column), and the 0.35 GiB CUDA context
 //! (`budget/runtime.rs`) is A04 / A05's log, whose engine (≤ 0.6.4) counts the context inside its
 //! budget, so their KV cells too. Every other cell is out of sample; the misses are printed.

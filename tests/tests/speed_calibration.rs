@@ -139,7 +139,7 @@ fn speed_against_llama_cpp_measurements() {
          (sources in `tests/calibration/speed_llama_cpp.md`) run as a scenario through the estimate. \
          Decode is one sequence at the row's generation length (`tg`), prefill one prompt of the row's \
          prompt length (`pp`). The model's efficiencies are fitted on these rows per backend, weight \
-         class and memory kind (`crates/vramfit-core/src/speed/fitted.rs`), never per card; the \
+         class and memory kind (`crates/vramfit-core/src/plans/speed/fitted.rs`), never per card; the \
          bands the page shows are the 80th percentiles below, rounded up.\n\n\
          {summary}\n{}\n",
         table.join("\n")

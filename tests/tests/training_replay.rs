@@ -1,5 +1,5 @@
 //! The closed-form training estimate against its reference: the allocator replay
-//! (`crates/vramfit-core/src/training/replay.rs`, feature `replay`, tests only), which allocates
+//! (`crates/vramfit-core/src/workloads/training/replay.rs`, feature `replay`, tests only), which allocates
 //! and frees every tensor of a training step through an exact model of PyTorch's CUDA caching
 //! allocator, step after step until the allocator's state repeats.
 //!

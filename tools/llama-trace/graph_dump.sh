@@ -3,7 +3,7 @@
 # set, prints the reserved graph (GRAPH / LEAF / NODE lines: name, op, type, shape, bytes, view
 # source, flags, sources) at the start of ggml_gallocr_alloc_graph_impl and ggml-alloc's own
 # AT_PRINTF trace (each allocation with its offset, each in-place reuse, each free). That is what the
-# core's graph replay (crates/vramfit-core/src/engine/llama_cpp/graph_alloc.rs) was checked against,
+# core's graph replay (crates/vramfit-core/src/workloads/engine/llama_cpp/graph_alloc.rs) was checked against,
 # node by node.
 #
 # usage: tools/llama-trace/graph_dump.sh LLAMA_CPP_SRC [BUILD_DIR]   (after build.sh)

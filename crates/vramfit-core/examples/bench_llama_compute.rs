@@ -1,5 +1,5 @@
 //! Times one llama.cpp compute-buffer estimate (`compute_buffer_bytes`: the graph build and the
-//! allocator replay of `engine/llama_cpp/graph_alloc.rs`) over the traced families' shapes. Every
+//! allocator replay of `workloads/engine/llama_cpp/graph_alloc.rs`) over the traced families' shapes. Every
 //! call has a context of its own, so none is answered by the memo of recent replays.
 //! Run: `cargo run --release -p vramfit-core --example bench_llama_compute`.
 

@@ -20,7 +20,7 @@
 //! types reach them only as fields and results (an [`Estimate`]'s `recommendation`, a [`Plan`]'s
 //! `kv`), and the modules defining them are private. The cargo feature `replay` (tests only, off by
 //! default, never in the page or the CLI) adds `training_replay` and `ReplayPeak`: the allocator
-//! replay the closed-form training estimate is held to (`training/replay.rs`).
+//! replay the closed-form training estimate is held to (`workloads/training/replay.rs`).
 //!
 //! Eight modules stay public as namespaces, because what outside code uses of them are mostly
 //! free functions and constants, whose names read well only behind the module's name
@@ -34,20 +34,21 @@
 //!
 //! # Map of the crate
 //!
-//! The private modules, bottom up (`tests/layers.rs` checks that imports point down only):
-//! - `gguf` — llama.cpp's quantisation types; `model` — architectures and exact parameter counts;
-//!   `kv_format` — KV cache formats; `format` — weight formats with their real storage;
-//!   `import` — holds `hf_config`;
-//! - `budget` — one module per memory component, each citing its formula's source;
-//! - `engine` — vLLM, SGLang, llama.cpp and Transformers allocation policies; `training` —
-//!   training and fine-tuning budgets (full, LoRA, QLoRA, optimizers, sharding); `diffusion` —
-//!   image and video generation pipelines; `custom` — a workload item by item;
-//! - `scenario` — the input type (serde, versioned) and its validation; `dispatch` — the one
-//!   `match` over workloads;
-//! - `plan` — cards × split → per-GPU budget and verdict with its reason; `recommend` — the card
-//!   search; `inverse` — largest context / sequences / budget fraction, and the memory curve;
-//!   `rules` — the seeds' rules of thumb; `warning` — warnings; `change` — the changes a fix makes;
-//! - `estimate` — the estimate; `fixes` — what would make it fit.
+//! One folder per layer, bottom up. A module uses only lower folders, or the modules before its
+//! own within its folder (`tests/layers.rs` holds the order):
+//! - `units` — `bytes`, `limits`, `num`;
+//! - `inputs` — `gguf` (llama.cpp's quantisation types), `model` (architectures, exact parameter
+//!   counts), `kv_format`; then `format` (weight formats with their real storage); then
+//!   `catalog` and `import` (`hf_config`);
+//! - `budget` — the vocabulary every workload shares, one module per memory component;
+//! - `workloads` — `engine` (vLLM, SGLang, llama.cpp, Transformers), `training`, `diffusion`,
+//!   `custom`: each its types, its validation and its budget, never another workload;
+//! - `scenario` — the input type (serde, versioned); then `dispatch` (the one `match` over
+//!   workloads) and `stack` (which software runs on which card);
+//! - `plans` — `plan` (cards × split → verdict); then `speed`; then `price`; then `recommend`,
+//!   `inverse`, `rules`, `warning`, `change`;
+//! - `estimate` — the estimate; then `fixes` (what would make it fit) and `runs_on`;
+//! - `adapters` — `query` (the URL codec), `measure`, `header`; then `error_text`.
 
 /// A catalog entry's `source` text. Kept with the `sources` feature (on by default: the CLI, the
 /// tests, the JS API's own package); empty in the page's wasm, which never shows it and builds the
@@ -66,96 +67,76 @@ macro_rules! source {
     };
 }
 
-pub mod bytes;
-pub mod catalog;
-pub mod header;
-pub mod limits;
-pub mod measure;
-pub mod num;
-pub mod query;
-
+mod adapters;
 mod budget;
-mod change;
-mod custom;
-mod diffusion;
-mod dispatch;
-mod engine;
-mod error_text;
 mod estimate;
-mod fixes;
-mod format;
-mod gguf;
-mod import;
-mod inverse;
-mod kv_format;
-mod model;
-mod plan;
-mod price;
-mod recommend;
-mod rules;
-mod runs_on;
+mod inputs;
+mod plans;
 mod scenario;
-mod speed;
-mod stack;
-mod training;
-mod warning;
+mod units;
+mod workloads;
 
-// Inputs (layers 1–3): architectures, storage formats, the `config.json` reader.
-pub use format::WeightFormat;
-pub use import::hf_config;
-pub use kv_format::KvCacheFormat;
-pub use model::{GlobalAttention, ModelArch, PerLayerInputs};
+// The eight public namespaces (see above), each in its layer's folder.
+pub use adapters::{header, measure, query};
+pub use inputs::catalog;
+pub use units::{bytes, limits, num};
 
-// The budget vocabulary every workload shares (layer 4).
+// Inputs: architectures, storage formats, the `config.json` reader.
+pub use inputs::format::WeightFormat;
+pub use inputs::import::hf_config;
+pub use inputs::kv_format::KvCacheFormat;
+pub use inputs::model::{GlobalAttention, ModelArch, PerLayerInputs};
+
+// The budget vocabulary every workload shares.
 pub use budget::draft::SpeculativeMethod;
 pub use budget::kv_cache::StateStorage;
 pub use budget::{Card, ComponentId, PeakPhase, StartFailure};
 
-// The workloads (layer 5): serving engines, training, image and video generation, custom.
-pub use custom::{Custom, Item, ItemKind};
-pub use diffusion::pipelines::{Role, PIPELINES};
-pub use diffusion::{Attention, Generation, Offload, PipelinePartFormat};
-pub use engine::llama_cpp::{CacheType, LlamaCpp};
-pub use engine::sglang::Sglang;
-pub use engine::transformers::{AttnImplementation, CacheImplementation, Transformers};
-pub use engine::vllm::{HybridPages, Vllm, VllmVersion};
-pub use engine::{Engine, EngineKind, Inference};
-pub use training::{
+// The workloads: serving engines, training, image and video generation, custom.
+pub use workloads::custom::{Custom, Item, ItemKind};
+pub use workloads::diffusion::pipelines::{Role, PIPELINES};
+pub use workloads::diffusion::{Attention, Generation, Offload, PipelinePartFormat};
+pub use workloads::engine::llama_cpp::{CacheType, LlamaCpp};
+pub use workloads::engine::sglang::Sglang;
+pub use workloads::engine::transformers::{AttnImplementation, CacheImplementation, Transformers};
+pub use workloads::engine::vllm::{HybridPages, Vllm, VllmVersion};
+pub use workloads::engine::{Engine, EngineKind, Inference};
+pub use workloads::training::{
     Checkpointing, LoraTargets, Method, Optimizer, Sharding, Train, TrainPrecision,
 };
 
-// The scenario, aggregating the workloads (layer 6).
+// The scenario, aggregating the workloads.
 pub use scenario::{
     CardEntry, Hardware, ModelSource, RecommendBy, Scenario, Speculative, Workload, WorkloadKind,
     DEFAULT_MODEL, DEFAULT_REACH,
 };
-// Which software runs on which card (layer 7).
-pub use stack::StackGap;
+// Which software runs on which card.
+pub use scenario::stack::StackGap;
 
-// Plans and what evaluates many plans (layers 8–9): verdicts, the curve, warnings, fixes.
-pub use change::{Change, Fix};
-pub use inverse::{CurveAxis, CurvePoint};
-pub use plan::{CardUse, Plan, Split, Verdict, VerdictReason};
-pub use price::{Cost, PriceSource};
-pub use recommend::{LeftOut, Offer, Recommendation};
-pub use speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};
+// Plans and what evaluates many plans: verdicts, the curve, warnings, fixes.
+pub use plans::change::{Change, Fix};
+pub use plans::inverse::{CurveAxis, CurvePoint};
+pub use plans::plan::{CardUse, Plan, Split, Verdict, VerdictReason};
+pub use plans::price::{Cost, PriceSource};
+pub use plans::recommend::{LeftOut, Offer, Recommendation};
+pub use plans::speed::{Bound, GenerationSpeed, ServingSpeed, Speed, TrainingSpeed};
 
 /// Rows of published measurements the speed bands are measured on.
 pub fn speed_calibration_rows() -> usize {
-    speed::fitted::CALIBRATION_ROWS
+    plans::speed::fitted::CALIBRATION_ROWS
 }
 
 /// The speed model's error bands, ± percent: (decode, prefill), as the calibration measures them
 /// (the test `tests/tests/speed_calibration.rs` holds them to its rows).
 pub fn speed_bands() -> (u32, u32) {
     (
-        speed::fitted::DECODE_BAND_PERCENT,
-        speed::fitted::PREFILL_BAND_PERCENT,
+        plans::speed::fitted::DECODE_BAND_PERCENT,
+        plans::speed::fitted::PREFILL_BAND_PERCENT,
     )
 }
-pub use warning::Warning;
+pub use plans::warning::Warning;
 
-// The estimate (layer 10), and the steps before it that the CLI and the tests call alone.
+// The estimate, and the steps before it that the CLI and the tests call alone.
 pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
 
 // Internals the trace, calibration and hybrid-model tests check directly against llama.cpp's
@@ -164,20 +145,20 @@ pub use estimate::{prepare, resolve_model, user_plan, Estimate, ScenarioError};
 #[cfg(feature = "testing")]
 pub use budget::kv_cache::state_per_layer;
 #[cfg(feature = "testing")]
-pub use diffusion::{generation_budget, part_bytes, phase_sets, PhaseSet};
+pub use workloads::diffusion::{generation_budget, part_bytes, phase_sets, PhaseSet};
 #[cfg(feature = "testing")]
-pub use engine::llama_cpp::{
+pub use workloads::engine::llama_cpp::{
     compute_buffer_bytes, embedding_rows_on_host, fa_f16_copies, ComputeShape, GraphFamily,
 };
 #[cfg(feature = "testing")]
-pub use engine::sglang::{mamba_slots, STATE_STORAGE};
-// What runs on a card (layer 13).
-pub use runs_on::{runs_on, RunsOn, CONTEXT_TOKENS as RUNS_ON_CONTEXT};
+pub use workloads::engine::sglang::{mamba_slots, STATE_STORAGE};
+// What runs on a card.
+pub use estimate::runs_on::{runs_on, RunsOn, CONTEXT_TOKENS as RUNS_ON_CONTEXT};
 // The allocator replay the closed-form training estimate is held to (tests only).
 #[cfg(feature = "replay")]
 pub use estimate::training_replay;
 #[cfg(feature = "replay")]
-pub use training::replay::ReplayPeak;
+pub use workloads::training::replay::ReplayPeak;
 
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
 /// that help, each evaluated by the core.
@@ -196,6 +177,6 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         _ => scenario,
     };
     let mut e = estimate::estimate_without_fixes(scenario)?;
-    e.fixes = fixes::search(scenario, &e);
+    e.fixes = estimate::fixes::search(scenario, &e);
     Ok(e)
 }

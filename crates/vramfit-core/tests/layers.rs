@@ -1,89 +1,188 @@
-//! The core's imports point down only. Each top-level module has a layer; a module may use
-//! (`crate::…`) only modules of a strictly lower layer (and itself). The layers, bottom up, are
-//! the table in ARCHITECTURE.md ("The core"); a new module must be added here with its layer.
+//! The core's imports point down only. `src/` holds one folder per layer, and [`LAYERS`] lists the
+//! folders bottom up, as ARCHITECTURE.md ("The core") does. A module may use (`crate::…`) only
+//! what is in a lower folder, or in an earlier group of its own folder (and itself); the modules
+//! of one group never use each other. A new module must be added here, to its folder's groups.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// (module, layer), bottom up.
-const LAYERS: &[(&str, u32)] = &[
-    // Leaf units and ranges.
-    ("bytes", 0),
-    ("limits", 0),
-    ("num", 0),
-    // Model, quantisation types and formats, catalogs, the config.json reader.
-    ("gguf", 1),
-    ("model", 1),
-    ("kv_format", 1),
-    ("format", 2),
-    ("catalog", 3),
-    ("import", 3),
-    // The budget vocabulary: components, card, peak phase, the per-GPU result type.
-    ("budget", 4),
-    // Each workload: its types, its `validate`, its budget. Never another workload.
-    ("engine", 5),
-    ("training", 5),
-    ("diffusion", 5),
-    ("custom", 5),
-    // The scenario aggregates the workloads.
-    ("scenario", 6),
-    // The one dispatch over workloads, and which software runs on which card.
-    ("dispatch", 7),
-    ("stack", 7),
-    // Plans, then their speed and price, then what evaluates many plans.
-    ("plan", 8),
-    ("speed", 9),
-    ("price", 10),
-    ("recommend", 11),
-    ("inverse", 11),
-    ("rules", 11),
-    ("warning", 11),
-    ("change", 11),
-    // The estimate, then what is built on estimates.
-    ("estimate", 12),
-    ("measure", 13),
-    ("fixes", 13),
-    ("query", 13),
-    ("header", 13),
-    ("runs_on", 13),
-    ("error_text", 14),
+/// The folders of `src/`, bottom up, each with its modules in groups, bottom up. `""` is the
+/// folder's own `mod.rs` (the budget vocabulary, the scenario type, the estimate), counted with
+/// the first group where no group names it. A folder whose only group is `[""]` is one module.
+#[rustfmt::skip]
+const LAYERS: &[(&str, &[&[&str]])] = &[
+    ("units",     &[&["bytes", "limits", "num"]]),
+    ("inputs",    &[&["gguf", "model", "kv_format"], &["format"], &["catalog", "import"]]),
+    ("budget",    &[&[""]]),
+    ("workloads", &[&["engine", "training", "diffusion", "custom"]]),
+    ("scenario",  &[&[""], &["dispatch", "stack"]]),
+    ("plans",     &[&["plan"], &["speed"], &["price"],
+                    &["recommend", "inverse", "rules", "warning", "change"]]),
+    ("estimate",  &[&[""], &["fixes", "runs_on"]]),
+    ("adapters",  &[&["query", "measure", "header"], &["error_text"]]),
 ];
 
-/// Items re-exported at the crate root (`pub use module::…;` in `src/lib.rs`), each with the
-/// top-level module it comes from, so that `crate::Plan` counts as a use of `plan`.
-fn root_items() -> &'static [(String, String)] {
-    static ITEMS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+/// A module: its folder and its name in the folder (`""`: the folder's own `mod.rs`).
+type Module = (String, String);
+
+fn groups(folder: &str) -> Option<&'static [&'static [&'static str]]> {
+    LAYERS.iter().find(|(f, _)| *f == folder).map(|&(_, g)| g)
+}
+
+/// The module `name` names in `folder`: itself if the table lists it, else the folder's own.
+fn module(folder: &str, name: &str) -> Module {
+    let listed = groups(folder).is_some_and(|g| g.iter().any(|g| g.contains(&name)));
+    let name = if listed { name } else { "" };
+    (folder.to_string(), name.to_string())
+}
+
+/// Where a module sits: (folder, group), bottom up.
+fn position((folder, name): &Module) -> Option<(usize, usize)> {
+    let f = LAYERS.iter().position(|(l, _)| l == folder)?;
+    let g = LAYERS[f].1.iter().position(|g| g.contains(&name.as_str()));
+    Some((f, g.or(name.is_empty().then_some(0))?))
+}
+
+fn show((folder, name): &Module) -> String {
+    if name.is_empty() {
+        folder.clone()
+    } else {
+        format!("{folder}::{name}")
+    }
+}
+
+/// The paths of a use tree at the start of `s` (`a::{b, c::d as e}`), each with the name it binds;
+/// returns them and the rest of `s`.
+fn use_tree<'a>(s: &'a str, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) -> &'a str {
+    let s = s.trim_start();
+    if let Some(mut rest) = s.strip_prefix('{') {
+        loop {
+            rest = rest.trim_start().trim_start_matches(',').trim_start();
+            if let Some(after) = rest.strip_prefix('}') {
+                return after;
+            }
+            let before = rest.len();
+            rest = use_tree(rest, prefix, out);
+            if rest.len() == before {
+                return rest;
+            }
+        }
+    }
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let name = ident(s);
+    if name.is_empty() {
+        return s; // `*`, or not a path
+    }
+    let mut path = prefix.to_vec();
+    path.push(name.clone());
+    let rest = &s[name.len()..];
+    if let Some(rest) = rest.strip_prefix("::") {
+        return use_tree(rest, &path, out);
+    }
+    let mut bound = name;
+    let mut rest = rest;
+    if let Some(alias) = rest.trim_start().strip_prefix("as ") {
+        bound = ident(alias.trim_start());
+        rest = &alias.trim_start()[bound.len()..];
+    }
+    out.push((path, bound));
+    rest
+}
+
+/// Code without its comments (`//` to the end of each line), line by line.
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Items re-exported at the crate root (`pub use …;` in `src/lib.rs`), each with the path it comes
+/// from, so that `crate::Plan` counts as a use of `plans::plan`.
+fn root_items() -> &'static [(Vec<String>, String)] {
+    static ITEMS: OnceLock<Vec<(Vec<String>, String)>> = OnceLock::new();
     ITEMS.get_or_init(|| {
         let lib = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
-        let text = std::fs::read_to_string(lib).expect("src/lib.rs");
-        let code: String = text
-            .lines()
-            .map(|l| l.split("//").next().unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let lib = code(&std::fs::read_to_string(lib).expect("src/lib.rs"));
         let mut items = Vec::new();
-        for statement in code.split(';') {
-            let Some(path) = statement.trim_start().strip_prefix("pub use ") else {
-                continue;
-            };
-            let Some((module, rest)) = path.split_once("::") else {
-                continue;
-            };
-            for part in rest.split(['{', '}', ',']) {
-                let leaf = part.rsplit("::").next().unwrap_or("");
-                let name = leaf.rsplit(" as ").next().unwrap_or("").trim();
-                if !name.is_empty() {
-                    items.push((name.to_string(), module.trim().to_string()));
-                }
+        for statement in lib.split(';') {
+            if let Some((_, tree)) = statement.split_once("pub use ") {
+                use_tree(tree, &[], &mut items);
             }
         }
         items
     })
 }
 
-fn layer(module: &str) -> Option<u32> {
-    LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
+/// The module a `crate::` path names, through the crate root's re-exports.
+fn resolve(path: &[String]) -> Option<Module> {
+    let first = path.first()?;
+    if groups(first).is_some() {
+        return Some(module(first, path.get(1).map_or("", String::as_str)));
+    }
+    let (from, _) = root_items()
+        .iter()
+        .find(|(from, bound)| bound == first && from[0] != *first)?;
+    resolve(from)
+}
+
+/// The paths `code` names with `crate::`, each with the line it starts on.
+fn uses(code: &str) -> Vec<(usize, Vec<String>)> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        let mut paths = Vec::new();
+        use_tree(&code[at + "crate::".len()..], &[], &mut paths);
+        let line = code[..at].matches('\n').count() + 1;
+        found.extend(paths.into_iter().map(|(p, _)| (line, p)));
+    }
+    found
+}
+
+/// The imports of one file (`rel`, under `src/`) that point up or sideways.
+fn violations_in(rel: &Path, text: &str) -> Vec<String> {
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    let name = parts.get(1).map_or("", |n| if n == "mod" { "" } else { n });
+    let whole = groups(&parts[0]).is_some_and(|g| g.len() == 1 && g[0] == [""]);
+    let me = if whole {
+        module(&parts[0], "")
+    } else {
+        (parts[0].clone(), name.to_string())
+    };
+    let Some(mine) = position(&me) else {
+        return vec![format!(
+            "{}: `{}` has no layer in tests/layers.rs",
+            rel.display(),
+            show(&me)
+        )];
+    };
+    let mut bad = Vec::new();
+    for (line, path) in uses(&code(text)) {
+        let used = resolve(&path);
+        match used.as_ref().map(|u| (u, position(u))) {
+            Some((used, _)) if *used == me => {}
+            Some((_, Some(theirs))) if theirs < mine => {}
+            Some((used, Some(_))) => bad.push(format!(
+                "{}:{line}: `{}` uses `{}`, which is not below it",
+                rel.display(),
+                show(&me),
+                show(used),
+            )),
+            _ => bad.push(format!(
+                "{}:{line}: `crate::{}` has no layer",
+                rel.display(),
+                path.join("::")
+            )),
+        }
+    }
+    bad
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -97,97 +196,33 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a source file belongs to (`src/engine/vllm.rs` → `engine`).
-fn owner(src: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(src).expect("under src");
-    let first = rel.components().next().expect("a component");
-    first
-        .as_os_str()
-        .to_string_lossy()
-        .trim_end_matches(".rs")
-        .to_string()
-}
-
-/// The top-level modules a line of code names with `crate::`, including `use crate::{a, b::c}`.
-fn imported(code: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("crate::") {
-        rest = &rest[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = group.find('}').unwrap_or(group.len());
-            for part in group[..end].split(',') {
-                let name: String = part
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.insert(name);
-                }
-            }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            found.insert(name);
-        }
-    }
-    found
-        .into_iter()
-        .map(|n| {
-            root_items()
-                .iter()
-                .find(|(item, _)| *item == n)
-                .map_or(n, |(_, m)| m.clone())
-        })
-        .collect()
-}
-
-fn violations(src: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    let mut bad = Vec::new();
-    for file in files {
-        let me = owner(src, &file);
-        if me == "lib" {
-            continue;
-        }
-        let Some(mine) = layer(&me) else {
-            bad.push(format!("module `{me}` has no layer in tests/layers.rs"));
-            continue;
-        };
-        let text = std::fs::read_to_string(&file).expect("read");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            for used in imported(code) {
-                if used == me {
-                    continue;
-                }
-                match layer(&used) {
-                    Some(l) if l < mine => {}
-                    Some(l) => bad.push(format!(
-                        "{}:{}: `{me}` (layer {mine}) uses `{used}` (layer {l})",
-                        file.display(),
-                        n + 1
-                    )),
-                    None => bad.push(format!(
-                        "{}:{}: `{used}` has no layer",
-                        file.display(),
-                        n + 1
-                    )),
-                }
-            }
-        }
-    }
-    bad
-}
-
 #[test]
 fn core_imports_point_down_only() {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
-    let bad = violations(&src);
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut bad = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        if rel != Path::new("lib.rs") {
+            let text = std::fs::read_to_string(&file).expect("read");
+            bad.extend(violations_in(rel, &text));
+        }
+    }
+    for (folder, groups) in LAYERS {
+        for name in groups
+            .iter()
+            .flat_map(|g| g.iter())
+            .filter(|n| !n.is_empty())
+        {
+            let at = src.join(folder).join(name);
+            if !at.is_dir() && !at.with_extension("rs").is_file() {
+                bad.push(format!(
+                    "tests/layers.rs names `{folder}::{name}`, not in src/"
+                ));
+            }
+        }
+    }
     assert!(
         bad.is_empty(),
         "imports pointing up or sideways:\n{}",
@@ -196,11 +231,47 @@ fn core_imports_point_down_only() {
 }
 
 #[test]
-fn the_reader_sees_grouped_and_root_imports() {
-    let got = imported("use crate::{budget::Card, engine, Estimate, Role, hf_config};");
-    let want: BTreeSet<String> = ["budget", "diffusion", "engine", "estimate", "import"]
-        .into_iter()
-        .map(String::from)
+fn the_reader_sees_grouped_nested_and_root_imports() {
+    let code =
+        "use crate::{budget::Card, workloads::{engine, diffusion::Offload as O}, Estimate,\n\
+                Role, hf_config};\nlet p = crate::plans::plan::Plan::default();";
+    let got: BTreeSet<String> = uses(code)
+        .iter()
+        .map(|(_, p)| show(&resolve(p).expect("placed")))
         .collect();
-    assert_eq!(got, want);
+    let want = [
+        "budget",
+        "estimate",
+        "inputs::import",
+        "plans::plan",
+        "workloads::diffusion",
+        "workloads::engine",
+    ];
+    assert_eq!(got, want.into_iter().map(String::from).collect());
+    assert_eq!(uses(code).last().map(|(line, _)| *line), Some(3));
+}
+
+#[test]
+fn an_import_up_or_sideways_fails() {
+    let check = |file: &str, code: &str| violations_in(Path::new(file), code).len();
+    assert_eq!(
+        check("plans/speed/mod.rs", "use crate::plans::plan::Plan;"),
+        0
+    );
+    assert_eq!(
+        check("plans/plan/mod.rs", "use crate::plans::speed::Speed;"),
+        1
+    );
+    assert_eq!(
+        check("plans/rules.rs", "use crate::plans::warning::Warning;"),
+        1
+    );
+    assert_eq!(check("units/bytes.rs", "let e: crate::Estimate;"), 1);
+    assert_eq!(check("scenario/mod.rs", "use crate::scenario::stack;"), 1);
+    assert_eq!(
+        check("scenario/stack.rs", "use crate::scenario::Scenario;"),
+        0
+    );
+    assert_eq!(check("budget/weights.rs", "use crate::budget::Card;"), 0);
+    assert_eq!(check("plans/new.rs", ""), 1);
 }

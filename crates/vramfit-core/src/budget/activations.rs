@@ -24,7 +24,7 @@
 //!   the peak (A01: 256 sequences × 128256 tokens → 1.26 GiB, measured 1.26).
 
 use super::{shard, BudgetInputs};
-use crate::bytes::{mul, prod, sum};
+use crate::units::bytes::{mul, prod, sum};
 
 /// Peak activation bytes on one GPU of a `tp`-way group.
 pub fn peak_per_gpu(inp: &BudgetInputs, tp: u64) -> u64 {

@@ -9,9 +9,9 @@
 //! layers, with one attention layer's KV cache per token.
 
 use super::Footprint;
-use crate::bytes::{from_u128, mul};
-use crate::format::WeightFormat;
-use crate::model::ModelArch;
+use crate::inputs::format::WeightFormat;
+use crate::inputs::model::ModelArch;
+use crate::units::bytes::{from_u128, mul};
 use serde::{Deserialize, Serialize};
 
 /// How the proposals are made.

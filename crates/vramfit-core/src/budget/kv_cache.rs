@@ -23,8 +23,8 @@
 //! asks for it.
 
 use super::BudgetInputs;
-use crate::bytes::{from_u128, mul, prod};
-use crate::model::{ModelArch, Recurrent};
+use crate::inputs::model::{ModelArch, Recurrent};
+use crate::units::bytes::{from_u128, mul, prod};
 
 /// How an engine stores a recurrent state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

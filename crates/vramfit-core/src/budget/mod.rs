@@ -1,9 +1,9 @@
-//! The budget vocabulary (layer 2 of the core, above the leaf units, formats, models and catalogs):
-//! component ids and components, the card, the peak phase and the per-GPU result type
-//! ([`result`]), the model-level inputs every workload starts from ([`BudgetInputs`]), and one file
-//! per serving memory component, each opening with its formula and source. Workloads
-//! (`crate::engine`, `crate::training`, `crate::diffusion`, `crate::custom`) build on these; nothing
-//! here knows which workload asked.
+//! The budget vocabulary, the layer above `units` and `inputs` (all it may use): component ids and
+//! components, the card, the peak phase and the per-GPU result type ([`result`]), the model-level
+//! inputs every workload starts from ([`BudgetInputs`]), and one file per serving memory
+//! component, each opening with its formula and source. The workloads (`crate::workloads`) build
+//! on these; nothing here knows which workload asked. Its modules use one another freely:
+//! `tests/layers.rs` counts the folder as one module.
 //!
 //! All figures are for **one** GPU of a tensor-parallel group of `tp` GPUs (tp = 1: a single card);
 //! `crate::estimate` multiplies them out to the whole deployment.
@@ -18,11 +18,11 @@ pub mod weights;
 
 pub use result::{Card, GpuBudget, KvReport, PeakPhase, StartFailure};
 
-use crate::bytes::{add, from_u128, sum};
-use crate::catalog::GpuArch;
-use crate::format::WeightFormat;
-use crate::kv_format::KvCacheFormat;
-use crate::model::{ModelArch, ModulePatterns, TensorKind};
+use crate::inputs::catalog::GpuArch;
+use crate::inputs::format::WeightFormat;
+use crate::inputs::kv_format::KvCacheFormat;
+use crate::inputs::model::{ModelArch, ModulePatterns, TensorKind};
+use crate::units::bytes::{add, from_u128, sum};
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -163,7 +163,7 @@ impl Footprint {
                 .entry(tp.max(1))
                 .or_insert_with(|| weights::per_gpu(arch, format, tp.max(1), &patterns));
         }
-        let whole = |t: &crate::model::Tensor| format.tensor_bytes(t, arch);
+        let whole = |t: &crate::inputs::model::Tensor| format.tensor_bytes(t, arch);
         let mut memo: Vec<((u8, u8), LayerBytes)> = Vec::new();
         let mut layer_prefix = Vec::with_capacity(arch.layers as usize + 1);
         let mut expert_prefix = Vec::with_capacity(arch.layers as usize + 1);
@@ -173,7 +173,7 @@ impl Footprint {
         expert_prefix.push(running_experts);
         for i in 0..arch.layers {
             let class = match format {
-                WeightFormat::Gguf(_) => crate::gguf::layer_class(i, arch.layers),
+                WeightFormat::Gguf(_) => crate::inputs::gguf::layer_class(i, arch.layers),
                 _ => 0,
             };
             let key = (arch.layer_key(i), class);

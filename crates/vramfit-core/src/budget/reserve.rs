@@ -9,7 +9,7 @@
 //! segment; fragmentation that grows over a long run (PyTorch's `expandable_segments` note) is what
 //! the user's headroom is for.
 
-use crate::bytes::{round_up, MIB};
+use crate::units::bytes::{round_up, MIB};
 
 const SMALL: u64 = MIB;
 const MID_LIMIT: u64 = 10 * MIB;
@@ -20,7 +20,7 @@ const SMALL_SEGMENT: u64 = 2 * MIB;
 /// reference the tests check the weights' fast path against.
 #[cfg(test)]
 pub fn weight_rounding(weights: &[u64]) -> u64 {
-    crate::bytes::sum(weights.iter().map(|b| waste(*b)))
+    crate::units::bytes::sum(weights.iter().map(|b| waste(*b)))
 }
 
 /// The pooled segments every process holds: one 20 MiB mid-size segment and one 2 MiB small one.

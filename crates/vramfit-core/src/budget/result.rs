@@ -3,7 +3,7 @@
 //! that every workload's budget function returns.
 
 use super::Component;
-use crate::catalog::{Gpu, GpuArch, Interconnect};
+use crate::inputs::catalog::{Gpu, GpuArch, Interconnect};
 use serde::Serialize;
 
 /// The card a plan uses.

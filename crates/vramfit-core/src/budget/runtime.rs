@@ -12,8 +12,8 @@
 //! - **NCCL** (with `tp > 1`): one communicator's buffers, 544 MB for 2 ranks and 688 MB for more,
 //!   as measured on A100 NVLink systems in NVIDIA/nccl issue #964.
 
-use crate::bytes::{GIB, KIB, MIB};
-use crate::catalog::GpuArch;
+use crate::inputs::catalog::GpuArch;
+use crate::units::bytes::{GIB, KIB, MIB};
 
 /// CUDA context and module images, per GPU, with CUDA's lazy module loading. Fitted: read off the
 /// vLLM 0.6.4 logs of the calibration's A04 / A05 (that engine counts the context inside its

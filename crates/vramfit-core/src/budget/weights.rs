@@ -16,12 +16,12 @@
 //! Seeds' check: 7e9 params × 2 B = 14 GB; 13e9 × 2 B ≈ 24.2 GiB.
 
 use super::{reserve, shard};
-use crate::bytes::{add, mul, round_up};
-use crate::format::WeightFormat;
-use crate::gguf;
+use crate::inputs::format::WeightFormat;
+use crate::inputs::gguf;
 #[cfg(test)]
-use crate::model::under_any;
-use crate::model::{ModelArch, ModulePatterns, Split, Tensor, TensorKind};
+use crate::inputs::model::under_any;
+use crate::inputs::model::{ModelArch, ModulePatterns, Split, Tensor, TensorKind};
+use crate::units::bytes::{add, mul, round_up};
 
 /// Whether tensor parallelism splits this tensor's input columns (row-parallel) rather than its rows.
 fn splits_columns(kind: TensorKind) -> bool {
@@ -200,14 +200,14 @@ pub fn vocab_padding(a: &ModelArch, tp: u64, b: u64) -> u64 {
 /// Total bytes of a list of tensor sizes (saturating).
 #[cfg(test)]
 pub fn total(tensors: &[u64]) -> u64 {
-    crate::bytes::sum(tensors.iter().copied())
+    crate::units::bytes::sum(tensors.iter().copied())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog;
-    use crate::model::TensorKind;
+    use crate::inputs::catalog;
+    use crate::inputs::model::TensorKind;
 
     #[test]
     fn llama_8b_bf16_matches_vllm_log() {
@@ -258,7 +258,7 @@ mod tests {
         // A Qwen2 layout with 16 query heads and 2 KV heads (Qwen2.5-3B): at tp 4 each GPU has
         // 4 query heads' bias (512) and one replicated KV head's k and v biases (2 × 128).
         let a = ModelArch::dense(
-            crate::model::Family::Qwen2,
+            crate::inputs::model::Family::Qwen2,
             36,
             2048,
             16,
@@ -325,7 +325,7 @@ mod tests {
         // 100,000 rows pad to 100,032; at tp 4 each GPU holds 25,008 rows where the tensor list
         // has 25,000: 8 rows × 1024 × 2 B for the embedding and again for the untied head.
         let mut a = ModelArch::dense(
-            crate::model::Family::Llama,
+            crate::inputs::model::Family::Llama,
             2,
             1024,
             8,
