@@ -6,6 +6,7 @@ const http = require('http');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { writeManifest } = require('../../tools/postbuild/manifest');
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -80,7 +81,7 @@ test('after one visit the app works with the server gone, then updates whole on 
     await expect(page.getByTestId('model-summary')).toContainText('Llama 3.1 70B');
     // A link to training: its first answer runs code of the wasm's rest module. A page the service
     // worker controls loads that module from the worker's copy before it starts (a synchronous
-    // request would not reach the worker: tools/split-wasm/runtime.js).
+    // request would not reach the worker: tools/postbuild/runtime.js).
     const train = encodeURIComponent(JSON.stringify({ method: 'qlora', lora_rank: 16, lora_targets: 'all_linear',
       micro_batch: 4, sequence_length: 2048, checkpointing: 'full', optimizer: 'paged_adamw8bit' }));
     await page.goto(server.url + `?lang=en&model=llama-3.1-8b-instruct&gpu=rtx-4090&train=${train}`);
@@ -102,6 +103,8 @@ test('after one visit the app works with the server gone, then updates whole on 
     const newNames = oldNames.map((n) => n.replace(stem, `${stem}0`));
     for (const [a, b] of oldNames.map((n, i) => [n, newNames[i]])) fs.renameSync(path.join(dir, a), path.join(dir, b));
     fs.writeFileSync(path.join(dir, 'index.html'), html.replaceAll(`vramfit-web-${stem}`, `vramfit-web-${stem}0`));
+    // Its asset manifest, as the post-build program writes it (the service worker caches by it).
+    writeManifest(dir);
     server = await serve(dir, server.port);
     await page.goto(server.url + QUERY);
     await expect(page.getByTestId('verdict')).toHaveText(verdict);

@@ -1,7 +1,9 @@
-//! Reads a wasm module's function names (the `name` custom section) and normalises Rust's
-//! symbol names so that a list of them survives a rebuild (tools/split-wasm).
+//! The wasm binary format, as much of it as the post-build program reads and writes: LEB128
+//! numbers, the sections, the import section, the function count and the `name` section's
+//! function names, and dropping the linker's custom sections.
 'use strict';
 
+/** An unsigned LEB128 at `at`: [value, the offset after it]. */
 function leb(bytes, at) {
   let value = 0;
   let shift = 0;
@@ -11,6 +13,59 @@ function leb(bytes, at) {
     shift += 7;
     if (b < 0x80) return [value, at];
   }
+}
+
+/** `value` as an unsigned LEB128. */
+function uleb(value) {
+  const out = [];
+  do {
+    let b = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) b |= 0x80;
+    out.push(b);
+  } while (value > 0);
+  return Buffer.from(out);
+}
+
+/** `value` (a 32-bit integer) as a signed LEB128: `i32.const`'s operand. */
+function sleb(value) {
+  const out = [];
+  for (;;) {
+    const b = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && (b & 0x40) === 0) || (value === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return Buffer.from(out);
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** The module's sections: [{ id, start (its id byte), body, end }]. */
+function sections(bytes) {
+  const out = [];
+  let at = 8;
+  while (at < bytes.length) {
+    const start = at;
+    const id = bytes[at++];
+    let size;
+    [size, at] = leb(bytes, at);
+    out.push({ id, start, body: at, end: at + size });
+    at += size;
+  }
+  return out;
+}
+
+/** A custom section's name. */
+function customName(bytes, section) {
+  const [len, at] = leb(bytes, section.body);
+  return Buffer.from(bytes.subarray(at, at + len)).toString('utf8');
+}
+
+/** Where a custom section's content starts (after its name). */
+function customBody(bytes, section) {
+  const [len, at] = leb(bytes, section.body);
+  return at + len;
 }
 
 /** The entries of an import section whose body starts at `at`: [{ module, field, kind, descStart,
@@ -47,81 +102,64 @@ function importEntries(bytes, at) {
  *   of tables (imported and defined), memoriesImported: number of imported memories,
  *   names: Map(function index (imports first) → name) } */
 function functionNames(bytes) {
-  let at = 8;
   let imported = 0;
   let defined = 0;
   let tables = 0;
   let memories = 0;
   const names = new Map();
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    let size;
-    [size, at] = leb(bytes, at);
-    const end = at + size;
-    if (id === 2) {
-      for (const { kind } of importEntries(bytes, at)) {
+  for (const s of sections(bytes)) {
+    if (s.id === 2) {
+      for (const { kind } of importEntries(bytes, s.body)) {
         if (kind === 0) imported++;
         else if (kind === 1) tables++;
         else if (kind === 2) memories++;
       }
-    } else if (id === 3) {
-      [defined] = leb(bytes, at);
-    } else if (id === 4) {
-      const [n] = leb(bytes, at);
-      tables += n;
-    } else if (id === 0) {
-      let len;
-      let j;
-      [len, j] = leb(bytes, at);
-      const section = Buffer.from(bytes.subarray(j, j + len)).toString('utf8');
-      j += len;
-      if (section === 'name') {
-        while (j < end) {
-          const sub = bytes[j++];
-          let subSize;
-          [subSize, j] = leb(bytes, j);
-          const subEnd = j + subSize;
-          if (sub === 1) {
-            let n;
-            let k = j;
-            [n, k] = leb(bytes, k);
-            for (let i = 0; i < n; i++) {
-              let index;
-              let l;
-              [index, k] = leb(bytes, k);
-              [l, k] = leb(bytes, k);
-              names.set(index, Buffer.from(bytes.subarray(k, k + l)).toString('utf8'));
-              k += l;
-            }
+    } else if (s.id === 3) {
+      [defined] = leb(bytes, s.body);
+    } else if (s.id === 4) {
+      tables += leb(bytes, s.body)[0];
+    } else if (s.id === 0 && customName(bytes, s) === 'name') {
+      let j = customBody(bytes, s);
+      while (j < s.end) {
+        const sub = bytes[j++];
+        let subSize;
+        [subSize, j] = leb(bytes, j);
+        const subEnd = j + subSize;
+        if (sub === 1) {
+          let n;
+          let k = j;
+          [n, k] = leb(bytes, k);
+          for (let i = 0; i < n; i++) {
+            let index;
+            let l;
+            [index, k] = leb(bytes, k);
+            [l, k] = leb(bytes, k);
+            names.set(index, Buffer.from(bytes.subarray(k, k + l)).toString('utf8'));
+            k += l;
           }
-          j = subEnd;
         }
+        j = subEnd;
       }
     }
-    at = end;
   }
   return { imported, defined, tables, memoriesImported: memories, names };
 }
 
-/** A Rust symbol without what changes from build to build: crate disambiguators (`core[0a1b…]`),
- * legacy hashes (`::h0123…`) and the `.1234` suffixes that make duplicate names unique. */
-function normalise(name) {
-  return name
-    .replace(/\[[0-9a-f]{6,}\]/g, '')
-    .replace(/::h[0-9a-f]{16}\b/g, '')
-    .replace(/\.\d+$/, '');
-}
-
-/** The name Binaryen's tools use for a function: the characters a text-format identifier cannot
- * hold written as `\xx` (wasm-split --keep-funcs matches these). */
-function binaryenName(name) {
-  const ok = /[0-9A-Za-z!#$%&'*+\-./:<=>?@\\^_`|~]/;
-  let out = '';
-  for (const ch of name) {
-    if (ok.test(ch)) out += ch;
-    else for (const b of Buffer.from(ch, 'utf8')) out += `\\${b.toString(16).padStart(2, '0')}`;
+/** The module without the linker's custom sections (`linking`, `reloc.*`: the app's wasm is
+ * linked with `--emit-relocs` for cold-data.js, and after wasm-bindgen and wasm-opt they are
+ * stale). */
+function withoutLinkerSections(bytes) {
+  const out = [bytes.subarray(0, 8)];
+  for (const s of sections(bytes)) {
+    if (s.id === 0) {
+      const name = customName(bytes, s);
+      if (name === 'linking' || name.startsWith('reloc.')) continue;
+    }
+    out.push(bytes.subarray(s.start, s.end));
   }
-  return out;
+  return Buffer.concat(out);
 }
 
-module.exports = { functionNames, importEntries, normalise, binaryenName, leb };
+module.exports = {
+  leb, uleb, sleb, sections, customName, customBody, importEntries, functionNames, withoutLinkerSections,
+};
