@@ -14,7 +14,7 @@ export PATH="$ROOT/.tools/node_modules/binaryen/bin:$HOME/.cargo/bin:$PATH"
 source "$ROOT/tools/versions.sh"
 web_release_build() {
   # The linker's map of the app's wasm (crates/vramfit-web/build.rs), beside the wasm it describes:
-  # tools/split-wasm/cold-data.js moves the data only the rest of the code reads out of the primary.
+  # tools/postbuild/cold-data.js moves the data only the rest of the code reads out of the primary.
   local target="${CARGO_TARGET_DIR:-$ROOT/target}"
   export VRAMFIT_LINK_MAP="$target/wasm32-unknown-unknown/release/vramfit-web.map"
   if rustup run "$VRAMFIT_NIGHTLY" rustc --print sysroot >/dev/null 2>&1 \

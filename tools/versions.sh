@@ -10,7 +10,7 @@ VRAMFIT_NIGHTLY="nightly-2026-05-19"
 TRUNK_VERSION="0.21.14"
 # npm's binaryen (wasm-opt). Debian's binaryen provides wasm-split, whatever its version.
 BINARYEN_VERSION="132"
-# terser, the JS minifier after the split.
+# terser, the JS minifier of the post-build program (tools/postbuild).
 TERSER_VERSION="5.51.2"
 # The browser tests' runner.
 PLAYWRIGHT_VERSION="1.65.1"

@@ -251,20 +251,29 @@ async function inputToPaint(page) {
       lines.push(`| ${a.label} | ${name} | ${kb(buf.length)} | ${kb(zlib.gzipSync(buf, { level: 9 }).length)} | ${kb(brotli(path.join(a.dir, f)))} |`);
     }
   }
-  // What the service worker stores after the first visit (index.html, every './…' file it names,
-  // and the on-demand files its ON_DEMAND list names), as a static host sends it: fetched in the
-  // background once the page is ready, not part of the first load above.
+  // What the service worker stores after the first visit, as a static host sends it: fetched in
+  // the background once the page is ready, not part of the first load above. A build with an asset
+  // manifest (tools/postbuild/manifest.js): its files of the roles the worker caches up front
+  // (UP_FRONT in www/sw.js; an English visit adds no language); an older one: index.html, every
+  // './…' file it names and its ON_DEMAND list. scripts/bench-first-visit measures the visit itself.
+  const OFFLINE = new Set(['page', 'js', 'wasm', 'wasm-rest', 'icon', 'manifest']);
   lines.push('');
   lines.push('The offline copy the service worker then fetches in the background (gzip -9):');
   lines.push('');
   for (const a of apps) {
-    const html = fs.readFileSync(path.join(a.dir, 'index.html'), 'utf8');
-    const sw = fs.existsSync(path.join(a.dir, 'sw.js')) ? fs.readFileSync(path.join(a.dir, 'sw.js'), 'utf8') : '';
-    const named = new Set([...html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)].map((m) => m[1].slice(2)));
-    const onDemand = (sw.match(/const ON_DEMAND = [^;]*;/) || [''])[0];
-    for (const m of onDemand.matchAll(/'\.\/([^']+)'/g)) named.add(m[1]);
-    if (/lang\/\$\{tag\}\.json/.test(onDemand)) for (const t of ['de', 'es', 'fr', 'it', 'pl', 'sl']) named.add(`lang/${t}.json`);
-    named.add('index.html');
+    let named;
+    if (fs.existsSync(path.join(a.dir, 'assets.json'))) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(a.dir, 'assets.json'), 'utf8'));
+      named = new Set(manifest.files.filter((f) => OFFLINE.has(f.role)).map((f) => f.path));
+    } else {
+      const html = fs.readFileSync(path.join(a.dir, 'index.html'), 'utf8');
+      const sw = fs.existsSync(path.join(a.dir, 'sw.js')) ? fs.readFileSync(path.join(a.dir, 'sw.js'), 'utf8') : '';
+      named = new Set([...html.matchAll(/["'](\.\/[^"'?#\s]+)["']/g)].map((m) => m[1].slice(2)));
+      const onDemand = (sw.match(/const ON_DEMAND = [^;]*;/) || [''])[0];
+      for (const m of onDemand.matchAll(/'\.\/([^']+)'/g)) named.add(m[1]);
+      if (/lang\/\$\{tag\}\.json/.test(onDemand)) for (const t of ['de', 'es', 'fr', 'it', 'pl', 'sl']) named.add(`lang/${t}.json`);
+      named.add('index.html');
+    }
     let total = 0;
     for (const f of named) {
       const file = path.join(a.dir, f);

@@ -16,9 +16,11 @@ const types = {
  * Starts the server; resolves to `{ url, close, sent, reset }`. `roots` maps a URL prefix to a
  * folder (default: `/` → dist/). With `gzip: true` every response the browser accepts gzip for is
  * sent gzip -9 compressed, as a static host does; `sent()` lists `{ path, bytes }` of the bodies
- * sent since the last `reset()`.
+ * sent since the last `reset()`. With `validators: true` each response carries an ETag, and a
+ * request that names it gets 304 without a body (`bytes: 0`), as most static hosts answer a
+ * revalidation; without, every request is a whole download.
  */
-async function serveDist({ roots = { '/': dist }, gzip = false } = {}) {
+async function serveDist({ roots = { '/': dist }, gzip = false, validators = false } = {}) {
   let log = [];
   const cache = new Map();
   const prefixes = Object.keys(roots).sort((a, b) => b.length - a.length);
@@ -30,6 +32,15 @@ async function serveDist({ roots = { '/': dist }, gzip = false } = {}) {
     fs.readFile(file, (err, data) => {
       if (err) { res.writeHead(404); res.end(); log.push({ path: urlPath, bytes: 0 }); return; }
       const headers = { 'content-type': types[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+      if (validators) {
+        headers.etag = `"${require('crypto').createHash('sha1').update(data).digest('hex').slice(0, 16)}"`;
+        if (req.headers['if-none-match'] === headers.etag) {
+          res.writeHead(304, headers);
+          res.end();
+          log.push({ path: urlPath, bytes: 0, status: 304 });
+          return;
+        }
+      }
       let body = data;
       if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
         if (!cache.has(file)) cache.set(file, zlib.gzipSync(data, { level: 9 }));

@@ -3,7 +3,7 @@
 const { test, expect } = require('@playwright/test');
 const http = require('http');
 
-const APP = 'http://127.0.0.1:4173/dist/';
+const APP = `http://127.0.0.1:${Number(process.env.E2E_PORT) || 4173}/dist/`; // playwright.config.js's server
 const SCENARIO = 'model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090&lang=en';
 
 /** A host page on its own origin (localhost, another port) holding the given widgets. */

@@ -15,7 +15,7 @@ test('a GGUF header is read in the page in under a second and becomes the scenar
     const size = fs.statSync(file).size;
     expect(size).toBeGreaterThan(4.5e9);
     const foreign = [];
-    page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:4173/')) foreign.push(r.url()); });
+    page.on('request', (r) => { if (!r.url().startsWith(`http://127.0.0.1:${Number(process.env.E2E_PORT) || 4173}/`)) foreign.push(r.url()); });
     page.on('pageerror', (e) => { throw e; });
     const loaded = [];
     page.on('response', (r) => loaded.push(r.url().split('/').pop()));

@@ -1,8 +1,8 @@
 // Playwright drives Debian's Chromium (/usr/bin/chromium) against the built dist/, served by a
-// local static server. No browser download, no network beyond 127.0.0.1.
+// local static server (port $E2E_PORT, default 4173). No browser download, no network beyond 127.0.0.1.
 const { defineConfig } = require('@playwright/test');
 
-const PORT = 4173;
+const PORT = Number(process.env.E2E_PORT) || 4173;
 module.exports = defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.js/,

@@ -147,7 +147,7 @@ test('the data only the rest reads ships in the rest: the primary holds the firs
 
 // Views the profile covers and serving views it does not (several cards, a hybrid model, a custom
 // card, an answer that does not fit): the answer built before the rest is in must read exactly as
-// it does once the rest is in. Data moved to the rest by mistake (tools/split-wasm/cold-data.js)
+// it does once the rest is in. Data moved to the rest by mistake (tools/postbuild/cold-data.js)
 // would read as zeros there: an empty text, a wrong number.
 for (const query of [
   '?lang=en',

@@ -152,7 +152,7 @@ test('a long hand-edited value in a note wraps inside the page on a phone', asyn
 
 test('the page makes no request to another origin and works from a sub-path', async ({ page }) => {
   const foreign = [];
-  page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:4173/')) foreign.push(r.url()); });
+  page.on('request', (r) => { if (!r.url().startsWith(`http://127.0.0.1:${Number(process.env.E2E_PORT) || 4173}/`)) foreign.push(r.url()); });
   await page.goto('./');
   await expect(page.getByTestId('verdict')).toBeVisible();
   expect(foreign).toEqual([]);

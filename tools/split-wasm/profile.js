@@ -2,8 +2,8 @@
 //! on (SCENARIOS). Builds the app whole and with function names (VRAMFIT_SPLIT=names), loads each
 //! view in headless Chromium while tracing V8's lazy compilation (a wasm function is compiled the
 //! first time it runs), and writes the names of the functions that ran, normalised
-//! (wasm-names.js), sorted. Rerun it when split.js reports names gone, or a test finds the first
-//! answer loading the rest on demand (tests/e2e/load.spec.js).
+//! (tools/postbuild/names.js), sorted. Rerun it when the build reports names gone, or a test finds
+//! the first answer loading the rest on demand (tests/e2e/split.spec.js).
 //!
 //!   node tools/split-wasm/profile.js [QUERY …]   (needs scripts/setup --browser; default: SCENARIOS)
 'use strict';
@@ -11,13 +11,15 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const { functionNames, normalise } = require('./wasm-names');
+const { functionNames } = require('../postbuild/wasm');
+const { normalise } = require('../postbuild/names');
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /** The views whose first answer must not wait for the rest: the default page, each language, a
  * model that does not fit its card (the fixes), and the embed widget. Links to the other
- * workloads and engines load the rest at once (their first answer ≈ the whole wasm's). */
+ * workloads and engines load the rest at once (their first answer ≈ the whole wasm's; their query
+ * keys are REST_FIRST in tools/postbuild/loader.js). */
 const SCENARIOS = [
   '',
   // Each language: its plural rules and number formats are code of their own.
@@ -26,12 +28,6 @@ const SCENARIOS = [
   '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090',
 ];
 const VIEWPORTS = [{ width: 1366, height: 900 }, { width: 390, height: 844 }];
-
-/** The query keys of the views SCENARIOS leaves out: the JSON-valued ones (a pasted config, an
- * engine, training, generation, a custom job), whose first answer runs code of the rest (serde,
- * their forms). A page with one of them fetches the rest beside the primary module and starts
- * once both are there (runtime.js), instead of fetching it on demand after the primary. */
-const REST_FIRST = ['config', 'engine', 'train', 'image', 'video', 'custom'];
 
 /** Functions never kept, even when a profiled view runs them: English's `later` texts
  * (vramfit-i18n's en.rs), so that its table and texts move to the rest (cold-data.js). A profiled
@@ -103,5 +99,5 @@ async function main() {
   console.log(`tools/split-wasm/keep.txt: ${ran.size} functions`);
 }
 
-module.exports = { SCENARIOS, REST_FIRST };
+module.exports = { SCENARIOS };
 if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });

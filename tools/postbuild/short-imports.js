@@ -1,4 +1,4 @@
-//! Short names for the JS functions the primary module imports (tools/split-wasm).
+//! Short names for the JS functions the primary module imports (tools/postbuild).
 //!
 //! wasm-bindgen names each import after its Rust function and a 16-digit hash
 //! (`__wbg_timeout_6d701c12be1d4627`, under the module `./vramfit-web_bg.js`), and the names
@@ -8,8 +8,7 @@
 //! object (`__wbg_get_imports`) with it. Nothing changes unless every import is found exactly once
 //! as a key there.
 'use strict';
-const { importEntries } = require('./wasm-names');
-const { sections, uleb } = require('./data-segments');
+const { importEntries, sections, uleb } = require('./wasm');
 
 /** The module wasm-bindgen imports its JS under (`./<name>_bg.js`), and the short one. */
 const BINDGEN_MODULE = /^\.\/[\w.-]+_bg\.js$/;

@@ -1,4 +1,4 @@
-//! Merges a wasm module's active data segments that lie close together (tools/split-wasm).
+//! Merges a wasm module's active data segments that lie close together (tools/postbuild).
 //!
 //! wasm-opt's memory packing cuts the data into many segments around every run of zeros, which
 //! saves raw bytes; but each segment costs a header (its offset and size, ≈ 7 bytes that gzip
@@ -8,47 +8,7 @@
 //!
 //! Only a module whose segments are all active, at constant offsets into memory 0, is changed.
 'use strict';
-const { leb } = require('./wasm-names');
-
-function uleb(value) {
-  const out = [];
-  do {
-    let b = value % 128;
-    value = Math.floor(value / 128);
-    if (value > 0) b |= 0x80;
-    out.push(b);
-  } while (value > 0);
-  return Buffer.from(out);
-}
-
-/** `i32.const value` as a signed LEB128 (offsets below 2^31). */
-function sleb(value) {
-  const out = [];
-  for (;;) {
-    const b = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && (b & 0x40) === 0) || (value === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return Buffer.from(out);
-    }
-    out.push(b | 0x80);
-  }
-}
-
-/** The module's sections: [{ id, start (its id byte), body, end }]. */
-function sections(bytes) {
-  const out = [];
-  let at = 8;
-  while (at < bytes.length) {
-    const start = at;
-    const id = bytes[at++];
-    let size;
-    [size, at] = leb(bytes, at);
-    out.push({ id, start, body: at, end: at + size });
-    at += size;
-  }
-  return out;
-}
+const { leb, uleb, sleb, sections } = require('./wasm');
 
 /** Reads the data section at [at, end): [{ offset, bytes }] or null when a segment is not
  * `active, memory 0, i32.const offset`. */
@@ -141,22 +101,4 @@ function initialMemory(bytes) {
   return memory;
 }
 
-/** The module without the linker's custom sections (`linking`, `reloc.*`: the app's wasm is
- * linked with `--emit-relocs` for cold-data.js, and after wasm-bindgen and wasm-opt they are
- * stale). */
-function withoutLinkerSections(bytes) {
-  const out = [bytes.subarray(0, 8)];
-  for (const s of sections(bytes)) {
-    if (s.id === 0) {
-      const [len, at] = leb(bytes, s.body);
-      const name = bytes.subarray(at, at + len).toString();
-      if (name === 'linking' || name.startsWith('reloc.')) continue;
-    }
-    out.push(bytes.subarray(s.start, s.end));
-  }
-  return Buffer.concat(out);
-}
-
-module.exports = {
-  mergeDataSegments, initialMemory, sections, readSegments, writeDataSection, withoutLinkerSections, uleb,
-};
+module.exports = { mergeDataSegments, initialMemory, readSegments, writeDataSection };

@@ -1,5 +1,5 @@
 //! Moves the data only the rest of the code reads from the primary module to the rest's
-//! (tools/split-wasm).
+//! (tools/postbuild).
 //!
 //! `wasm-split` splits functions, not data: every string and table stays in the primary module,
 //! though half of them only the rest's functions read. Here the linker's map
@@ -31,8 +31,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const { sections, readSegments, writeDataSection, initialMemory } = require('./data-segments');
-const { leb, functionNames } = require('./wasm-names');
+const { readSegments, writeDataSection, initialMemory } = require('./data-segments');
+const { leb, sections, customName, customBody, functionNames } = require('./wasm');
 
 /** Bytes around a constant in the code (one that does not start a piece) whose pieces stay hot. */
 const REACH = 64;
@@ -177,16 +177,6 @@ function strayAddresses(bytes) {
     }
   }
   return stray;
-}
-
-function customName(bytes, section) {
-  const [len, at] = leb(bytes, section.body);
-  return bytes.subarray(at, at + len).toString();
-}
-
-function customBody(bytes, section) {
-  const [len, at] = leb(bytes, section.body);
-  return at + len;
 }
 
 /** Whether two modules' data segments write the same bytes at the same addresses (wasm-opt may
@@ -345,4 +335,4 @@ function moveColdData({ primary, rest, primaryPath, original, mapPath, linked, f
   return { primary: newPrimary, rest: newRest, moved };
 }
 
-module.exports = { moveColdData, mapPieces };
+module.exports = { moveColdData, mapPieces, hotPieces, sameMemory, REACH };

@@ -1,5 +1,5 @@
 
-// ---- vramfit: the rest of the app's code (tools/split-wasm) ----------------------------------
+// ---- vramfit: the rest of the app's code (tools/split-wasm) ---------------------------------
 // The app's wasm is split in two by Binaryen's wasm-split: the primary module holds the functions
 // a first answer runs (tools/split-wasm/keep.txt), the rest module every other function. In the
 // primary, each function of the rest is a placeholder imported from `p` under its table
@@ -16,7 +16,7 @@
 //   fetches the rest beside the primary and starts once both are there (__vramfit_rest_source).
 // - Performance mark `vramfit:rest` (detail: "background", "on-demand" or "before start") says
 //   when and how.
-// This text is appended to wasm-bindgen's JS module by tools/split-wasm/split.js.
+// This text is appended to wasm-bindgen's JS module by tools/postbuild (loader.js).
 const __vramfit_rest = { source: null, early: null, done: false, started: false, after: [] };
 
 /** The app builds what a first answer does not show once the rest is in (vramfit-web's
@@ -38,7 +38,7 @@ function __vramfit_rest_settled() {
     for (const callback of __vramfit_rest.after.splice(0)) queueMicrotask(callback);
 }
 
-/** The query keys of the views whose first answer runs code of the rest (profile.js). */
+/** The query keys of the views whose first answer runs code of the rest (loader.js). */
 const __vramfit_rest_first = /* REST_FIRST */ [];
 
 /** Where the rest module is: a URL (relative to the page) or its bytes (single-file build).
