@@ -7,7 +7,7 @@ use crate::{Key, Plural, PluralKey};
 ///
 /// Why two: the web build splits its wasm in two (tools/split-wasm). A first answer reads only
 /// `FIRST`; `later`, called by no code of the first answer, lives in the second module, and so do
-/// `LATER` and the texts only it points at (tools/split-wasm/cold-data.js): English the first
+/// `LATER` and the texts only it points at (tools/postbuild/cold-data.js): English the first
 /// answer does not load. A text in the wrong list is never a wrong text: a first
 /// answer that needs one of `later`'s loads the rest of the code there and then, and
 /// tests/e2e/split.spec.js fails for the views it profiles.
@@ -611,6 +611,8 @@ english! {
             ColMaxContext => "largest context",
             HeaderModelConfig => "This is a model's config.json, not its weights: paste its text under \"or paste a config.json\".",
             HeaderModelConfigUsed => "This is a model's config.json: it is now the model estimated (its text is under \"or paste a config.json\").",
+            KeepOffline => "Keep every language and the file reader on this device, for offline use",
+            KeepOfflineSize => "{mb} MB to download",
     }
 }
 

@@ -6,6 +6,7 @@
 //! before the page is built (`main`), a switch while the page shows English until it is in.
 
 use crate::answer::guidance::{Checklist, Faq};
+use crate::answer::keep_offline::KeepOffline;
 use crate::answer::measure::MeasureIt;
 use crate::answer::runs_on::RunsOnCard;
 use crate::answer::sections::{Answer, Shown};
@@ -167,7 +168,10 @@ pub fn App() -> impl IntoView {
                         <Faq llm=llm />
                     </div>
                 </Show>
-                <footer class="foot"><p>{t(l, Key::Footer)}</p></footer>
+                <footer class="foot">
+                    <p>{t(l, Key::Footer)}</p>
+                    <Show when=move || settled.get()><KeepOffline /></Show>
+                </footer>
             }
         }}
     }
