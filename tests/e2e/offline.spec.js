@@ -197,6 +197,38 @@ test('a first visit caches the visitor\'s language with the app; asked to keep e
   }
 });
 
+test('the footer\'s box keeps every language and the reader, says what that downloads, and lets them go', async ({ page }) => {
+  page.on('pageerror', (e) => { throw e; });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-dist-'));
+  fs.cpSync(DIST, dir, { recursive: true });
+  const server = await serve(dir);
+  try {
+    await page.goto(server.url + QUERY);
+    await cachedFiles(page);
+    // Shown once the worker controls the page (a first visit: when it claims it), unticked, with
+    // the download it would make.
+    const box = page.getByTestId('keep-offline');
+    await expect(box).toBeVisible();
+    await expect(box).not.toBeChecked();
+    const status = await askWorker(page, { type: 'cache-status' });
+    const mb = (status.missingBytes / 1e6).toFixed(1);
+    await expect(page.locator('.keep-offline')).toContainText(`${mb} MB to download`);
+    await box.check();
+    await expect(box).toBeChecked();
+    await expect(page.locator('.keep-offline')).not.toContainText('MB');
+    expect(await askWorker(page, { type: 'cache-status' })).toMatchObject({ all: true, missing: [] });
+    // Remembered on the next visit; unticked, only what was used stays.
+    await page.reload();
+    await expect(page.getByTestId('keep-offline')).toBeChecked();
+    await page.getByTestId('keep-offline').uncheck();
+    await expect(page.getByTestId('keep-offline')).not.toBeChecked();
+    expect((await askWorker(page, { type: 'cache-status' })).all).toBe(false);
+  } finally {
+    await server.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the single-file build opened from file:// gives the same verdict, under its own CSP', async ({ page }) => {
   execFileSync('bash', [path.join(ROOT, 'scripts/single-file'), '--no-build'], { cwd: ROOT, stdio: 'pipe' });
   await page.goto('./' + QUERY);

@@ -3,7 +3,7 @@
 //! (ARCHITECTURE.md, "First visit"); this box asks it for the rest, or to drop it again, and shows
 //! what keeping everything would still download. Shown only on a page a service worker controls.
 
-use crate::platform::offline::{ask, Kept};
+use crate::platform::offline::{ask, on_controller_change, Kept};
 use crate::ui::locale::locale;
 use crate::ui::text::{f, t};
 use leptos::prelude::*;
@@ -15,7 +15,10 @@ use vramfit_i18n::Key;
 pub fn KeepOffline() -> impl IntoView {
     let l = locale();
     let kept = RwSignal::new(None::<Kept>);
-    spawn_local(async move { kept.set(ask(None).await) });
+    let refresh = move || spawn_local(async move { kept.set(ask(None).await) });
+    refresh();
+    // A first visit's page is controlled only once the new worker claims it.
+    on_controller_change(refresh);
     let change = move |ev| {
         let on = event_target_checked(&ev);
         spawn_local(async move {

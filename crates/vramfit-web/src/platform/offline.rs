@@ -27,6 +27,20 @@ pub fn register() {
     });
 }
 
+/// Calls `f` when a service worker starts controlling the page (on a first visit, once the new
+/// worker has claimed it), for the page's life.
+pub fn on_controller_change(f: impl Fn() + 'static) {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let f = Closure::<dyn Fn()>::new(f);
+    w.navigator()
+        .service_worker()
+        .set_oncontrollerchange(Some(f.as_ref().unchecked_ref()));
+    f.forget();
+}
+
 /// What the service worker keeps for offline use.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Kept {
