@@ -147,3 +147,14 @@ test('the embed widget keeps the warnings that qualify its verdict', async ({ pa
   await expect(page.getByTestId('warnings')).toBeVisible();
   await expect(page.getByTestId('warnings')).toContainText('40');
 });
+
+// A plan that does not fit would not run: the page gives it no speed (it read "does not fit" beside
+// "≈ 10 tok/s"), in the answer or the line that stays in view; its price per hour stays.
+test('a plan that does not fit shows no speed, only its price per hour', async ({ page }) => {
+  await page.goto('./?lang=en&model=llama-3.1-70b-instruct&ctx=32768&gpu=rtx-4090&n=2');
+  await expect(page.getByTestId('verdict')).toContainText('Does not fit');
+  await expect(page.getByTestId('cost')).toContainText('/h');
+  await expect(page.getByTestId('speed')).toHaveCount(0);
+  await expect(page.getByTestId('verdict-bar')).not.toContainText('tok/s');
+  await expect(page.getByTestId('cost')).not.toContainText('million');
+});

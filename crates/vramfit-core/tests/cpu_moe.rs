@@ -146,7 +146,19 @@ fn the_command_prints_the_flag_as_the_estimate_read_it() {
 /// there, faster with a faster host, outside the calibration (its band widened).
 #[test]
 fn decode_reads_host_experts_at_the_host_bandwidth() {
-    let gpu_only = decode(&est(&qwen("gguf-q4_k_m", "{}")));
+    // All on the 12 GB card does not fit, so it has no speed: it would not run.
+    let too_big = est(&qwen("gguf-q4_k_m", "{}"));
+    assert_eq!(too_big.verdict, Verdict::DoesNotFit);
+    assert!(too_big.speed.is_none());
+    // All on a 24 GB card, for the calibrated figure.
+    let on_3090 = qwen("gguf-q4_k_m", "{}");
+    let on_3090: Scenario = serde_json::from_str(
+        &serde_json::to_string(&on_3090)
+            .expect("serialises")
+            .replace("rtx-3060", "rtx-3090"),
+    )
+    .expect("scenario");
+    let gpu_only = decode(&est(&on_3090));
     let some = decode(&est(&qwen("gguf-q4_k_m", r#"{"n_cpu_moe":24}"#)));
     let all = decode(&est(&qwen("gguf-q4_k_m", r#"{"cpu_moe":true}"#)));
     let fast_host = decode(&est(&qwen(

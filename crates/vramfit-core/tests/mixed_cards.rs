@@ -61,7 +61,7 @@ fn llama_cpp_splits_layers_by_free_memory() {
 }
 
 /// Two 24 GB cards are not one 48 GB card, and a 5090 with a 4080 is neither two 5090s nor two
-/// 4080s: in between, in memory and in speed.
+/// 4080s: in between in memory, and it runs where two 4080s do not, slower than two 5090s.
 #[test]
 fn a_mixed_pair_sits_between_its_uniform_pairs() {
     let mixed = est(&llama_cpp_70b(
@@ -71,12 +71,14 @@ fn a_mixed_pair_sits_between_its_uniform_pairs() {
     let two_4080 = est(&llama_cpp_70b(r#"{"gpu":"rtx-4080","count":2}"#));
     assert_eq!(two_5090.verdict, Verdict::Fits);
     assert_eq!(two_4080.verdict, Verdict::DoesNotFit);
-    let (m, fast, slow) = (
+    // Two 4080s would not run it, so they have no speed; the mixed pair runs, slower than two
+    // 5090s.
+    assert!(two_4080.speed.is_none());
+    let (m, fast) = (
         decode(&mixed).decode_tokens_per_s,
         decode(&two_5090).decode_tokens_per_s,
-        decode(&two_4080).decode_tokens_per_s,
     );
-    assert!(slow < m && m < fast, "{slow} < {m} < {fast}");
+    assert!(0.0 < m && m < fast, "0 < {m} < {fast}");
     // Not calibrated: no published row ran a mixed pair.
     assert!(!decode(&mixed).calibrated);
     // The price is both cards'.

@@ -157,7 +157,8 @@ pub struct Estimate {
     pub fixes: Vec<crate::plans::change::Fix>,
     /// The seeds' rules of thumb.
     pub rules_of_thumb: RulesOfThumb,
-    /// How fast the plan shown runs (`None`: a typed memory size, a custom workload, or no plan).
+    /// How fast the plan shown runs (`None`: a plan that does not fit, a typed memory size, a
+    /// custom workload, or no plan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<Speed>,
     /// What the plan shown costs to rent (`None`: its card has no price).
@@ -553,8 +554,11 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
             CurveAxis::ImageSide
         };
     }
+    // A plan that does not fit has no speed: it does not run (its price per hour stays, the price
+    // per token goes with the speed).
     let speed = plan
         .as_ref()
+        .filter(|p| p.verdict != Verdict::DoesNotFit)
         .and_then(|p| crate::plans::speed::of_plan(&base, p));
     let cost = plan.as_ref().and_then(|p| {
         crate::plans::price::of_plan(p, speed.as_ref(), &scenario.prices_usd_per_hour)
