@@ -54,6 +54,25 @@
 /// tests, the JS API's own package); empty in the page's wasm, which never shows it and builds the
 /// core without default features (the sources would be a large share of the wasm's data, all of it
 /// loaded before the first answer).
+/// `ALL` (every value, in the order a picker lists them) and `id()` (the value as a scenario spells
+/// it, serde's name) for an enum of unit variants: the page builds its option lists from these and
+/// restates no value (`tests/closed_sets.rs` holds each `id` to serde's spelling). A variant left
+/// out of the list does not compile: `id` is an exhaustive `match`.
+macro_rules! closed_set {
+    ($t:ident { $($v:ident => $id:literal),+ $(,)? }) => {
+        impl $t {
+            /// Every value, in the order a picker lists them.
+            pub const ALL: [$t; [$($id),+].len()] = [$($t::$v),+];
+            /// The value as a scenario spells it.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $($t::$v => $id),+
+                }
+            }
+        }
+    };
+}
+
 #[cfg(feature = "sources")]
 macro_rules! source {
     ($s:expr) => {

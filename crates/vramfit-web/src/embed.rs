@@ -26,7 +26,8 @@ use wasm_bindgen::JsCast;
 
 /// The inputs `show=` may name, in the order they are accepted.
 pub const SHOWABLE: [&str; 8] = [
-    "model", "weights", "kv", "ctx", "seqs", "gpu", "n", "headroom",
+    "model", // the fields' names: not a core value
+    "weights", "kv", "ctx", "seqs", "gpu", "n", "headroom",
 ];
 
 /// Whether the query asks for embed mode (`embed=1` or `embed=true`).
@@ -145,7 +146,7 @@ fn EmbedInputs(
     let with_model = Signal::derive(move || form.workload.get().needs_model());
     let always = Signal::derive(|| true);
     let fields = show.into_iter().map(move |name| match name {
-        "model" => {
+        "model" => { // the field: not a core value
             let options = catalog::models().map(|m| (m.id.to_string(), m.name.to_string())).collect();
             view! { <SelectField id="model" label=t(l, Key::ModelLegend) options value=form.model shown=with_model clears=form.config /> }
                 .into_any()

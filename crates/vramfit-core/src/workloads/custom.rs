@@ -23,6 +23,13 @@ pub enum ItemKind {
     Workspace,
 }
 
+closed_set!(ItemKind {
+    Persistent => "persistent",
+    Intermediate => "intermediate",
+    Cache => "cache",
+    Workspace => "workspace",
+});
+
 /// One item: `size_gib × count`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

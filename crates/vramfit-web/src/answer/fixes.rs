@@ -8,7 +8,7 @@ use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{t, verdict_icon, verdict_word};
 use leptos::prelude::*;
-use vramfit_core::{Change, Engine, Fix, Offload};
+use vramfit_core::{Change, Engine, Fix, Offload, PipelinePartFormat};
 use vramfit_i18n::{fixed, Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
@@ -22,10 +22,7 @@ fn label(l: Locale, fix: &Fix) -> String {
 
 /// The engine flag of the claimed fraction.
 fn fraction_flag(fix: &Fix) -> &'static str {
-    match fix.scenario.engine {
-        Some(Engine::Sglang(_)) => "mem_fraction_static",
-        _ => "gpu_memory_utilization",
-    }
+    Engine::fraction_setting(fix.scenario.engine.as_ref())
 }
 
 /// The label of one change of `fix`, from the same words as the fields it changes.
@@ -63,8 +60,8 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         ),
         Change::MicroBatch { micro_batch } => field(Key::MicroBatch, &micro_batch.to_string()),
         Change::VaeTiling => t(l, Key::VaeTiling).to_string(),
-        Change::DenoiserFp8 => field(Key::DenoiserFormat, "fp8"),
-        Change::DenoiserBf16 => field(Key::DenoiserFormat, "bf16"),
+        Change::DenoiserFp8 => field(Key::DenoiserFormat, PipelinePartFormat::Fp8.id()),
+        Change::DenoiserBf16 => field(Key::DenoiserFormat, PipelinePartFormat::Bf16.id()),
         Change::DropT5 => t(l, Key::DropT5).to_string(),
         Change::Offload { mode } => field(
             Key::OffloadLabel,

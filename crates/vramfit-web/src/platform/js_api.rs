@@ -35,7 +35,7 @@ pub fn estimate_json(text: &str) -> Result<String, Value> {
 pub fn catalog_json() -> Value {
     let pipelines: Vec<Value> = PIPELINES
         .iter()
-        .map(|p| json!({"id": p.id, "name": p.name, "video": p.video}))
+        .map(|p| json!({"id": p.id, "name": p.name, "video": p.video})) // keys: not a core value
         .collect();
     json!({
         "models": catalog::models().collect::<Vec<_>>(),

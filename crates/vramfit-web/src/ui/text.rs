@@ -7,8 +7,9 @@ use crate::ui::numbers::{gb, gib, percent};
 use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::RangeError;
 use vramfit_core::{
-    ComponentId, EngineKind, Plan, RecommendBy, Split, StartFailure, Verdict, VerdictReason,
-    Warning, WeightFormat,
+    Attention, Checkpointing, ComponentId, EngineKind, ItemKind, LoraTargets, Method, Offload,
+    Optimizer, Plan, RecommendBy, Sharding, Split, StartFailure, TrainPrecision, Verdict,
+    VerdictReason, Warning, WeightFormat,
 };
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
 
@@ -411,9 +412,7 @@ pub fn card_option(g: &vramfit_core::catalog::Gpu) -> String {
 /// Picker label of a weight format.
 pub fn format_label(l: Locale, fm: WeightFormat) -> String {
     match fm {
-        WeightFormat::Fp32 => "fp32".into(),
-        WeightFormat::Bf16 => "bf16".into(),
-        WeightFormat::Fp16 => "fp16".into(),
+        WeightFormat::Fp32 | WeightFormat::Bf16 | WeightFormat::Fp16 => fm.id(),
         WeightFormat::Fp8 => t(l, Key::FormatFp8).into(),
         WeightFormat::Fp8Block => t(l, Key::FormatFp8Block).into(),
         WeightFormat::Int8 => t(l, Key::FormatInt8).into(),
@@ -641,6 +640,120 @@ pub fn availability_name(l: Locale, a: vramfit_core::catalog::Availability) -> &
             A::Cloud => Key::AvailCloud,
             A::Marketplace => Key::AvailMarketplace,
             A::Buy => Key::AvailBuy,
+        },
+    )
+}
+
+/// The training method on its picker.
+pub fn method(l: Locale, m: Method) -> &'static str {
+    t(
+        l,
+        match m {
+            Method::Full => Key::MethodFull,
+            Method::Lora => Key::MethodLora,
+            Method::Qlora => Key::MethodQlora,
+        },
+    )
+}
+
+/// LoRA's target modules on their picker.
+pub fn lora_targets(l: Locale, x: LoraTargets) -> &'static str {
+    t(
+        l,
+        match x {
+            LoraTargets::QueryValue => Key::TargetsQv,
+            LoraTargets::QueryKeyValue => Key::TargetsQkv,
+            LoraTargets::Attention => Key::TargetsAttention,
+            LoraTargets::AllLinear => Key::TargetsAllLinear,
+        },
+    )
+}
+
+/// Training precision on its picker.
+pub fn precision(l: Locale, p: TrainPrecision) -> &'static str {
+    t(
+        l,
+        match p {
+            TrainPrecision::Bf16 => Key::PrecBf16,
+            TrainPrecision::MixedMaster => Key::PrecMixedMaster,
+            TrainPrecision::AmpBf16 => Key::PrecAmpBf16,
+            TrainPrecision::AmpFp16 => Key::PrecAmpFp16,
+            TrainPrecision::Fp32 => Key::PrecFp32,
+        },
+    )
+}
+
+/// An optimizer on its picker (the plain ones by their own names).
+pub fn optimizer(l: Locale, o: Optimizer) -> &'static str {
+    match o {
+        Optimizer::Adamw => "AdamW",
+        Optimizer::Adafactor => "Adafactor",
+        Optimizer::Lion => "Lion",
+        Optimizer::Adamw8bit => t(l, Key::OptAdamw8bit),
+        Optimizer::PagedAdamw8bit => t(l, Key::OptPaged),
+        Optimizer::SgdMomentum => t(l, Key::OptSgdMomentum),
+        Optimizer::Sgd => t(l, Key::OptSgd),
+    }
+}
+
+/// Activation checkpointing on its picker.
+pub fn checkpointing(l: Locale, c: Checkpointing) -> &'static str {
+    t(
+        l,
+        match c {
+            Checkpointing::None => Key::CkptNone,
+            Checkpointing::Selective => Key::CkptSelective,
+            Checkpointing::Full => Key::CkptFull,
+        },
+    )
+}
+
+/// Data-parallel sharding on its picker.
+pub fn sharding(l: Locale, x: Sharding) -> &'static str {
+    t(
+        l,
+        match x {
+            Sharding::Ddp => Key::ShardDdp,
+            Sharding::Zero1 => Key::ShardZero1,
+            Sharding::Zero2 => Key::ShardZero2,
+            Sharding::Zero3 => Key::ShardZero3,
+            Sharding::Hybrid => Key::ShardHybrid,
+        },
+    )
+}
+
+/// A diffusion pipeline's attention on its picker.
+pub fn attention(l: Locale, a: Attention) -> &'static str {
+    t(
+        l,
+        match a {
+            Attention::Sdpa => Key::AttnSdpa,
+            Attention::Naive => Key::AttnNaive,
+        },
+    )
+}
+
+/// A diffusion pipeline's CPU offload on its picker.
+pub fn offload(l: Locale, o: Offload) -> &'static str {
+    t(
+        l,
+        match o {
+            Offload::None => Key::OffloadNone,
+            Offload::Model => Key::OffloadModel,
+            Offload::Sequential => Key::OffloadSequential,
+        },
+    )
+}
+
+/// A custom item's kind on its picker.
+pub fn item_kind(l: Locale, k: ItemKind) -> &'static str {
+    t(
+        l,
+        match k {
+            ItemKind::Persistent => Key::CompPersistent,
+            ItemKind::Intermediate => Key::CompIntermediates,
+            ItemKind::Cache => Key::CompCaches,
+            ItemKind::Workspace => Key::CompWorkspaces,
         },
     )
 }

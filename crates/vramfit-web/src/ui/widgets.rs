@@ -93,3 +93,12 @@ pub fn CheckField(
         </div>
     }
 }
+
+/// A select's options from one of the core's closed sets: each value's `id` and its label.
+pub fn choices<T: Copy>(
+    all: &[T],
+    id: fn(T) -> &'static str,
+    label: impl Fn(T) -> &'static str,
+) -> Vec<(&'static str, &'static str)> {
+    all.iter().map(|&v| (id(v), label(v))).collect()
+}

@@ -21,7 +21,7 @@ use vramfit_core::{
 /// Value of the GPU select meaning "recommend a card".
 pub const GPU_RECOMMEND: &str = "";
 /// Value of the GPU select meaning "a memory size I type".
-pub const GPU_CUSTOM: &str = "custom";
+pub const GPU_CUSTOM: &str = "custom"; // the select's: not a core value
 
 /// Every field as a signal of its text.
 #[derive(Clone, Copy)]
@@ -147,7 +147,7 @@ impl Form {
                         s.engine
                             .as_ref()
                             .is_some_and(vramfit_core::Engine::asks_fp8_kv)
-                            .then(|| "fp8".to_string())
+                            .then(|| vramfit_core::KvCacheFormat::Fp8.id().to_string())
                     })
                     .unwrap_or_default(),
             ),

@@ -203,6 +203,9 @@ pub enum Offload {
     Sequential,
 }
 
+closed_set!(Attention { Sdpa => "sdpa", Naive => "naive" });
+closed_set!(Offload { None => "none", Model => "model", Sequential => "sequential" });
+
 fn one() -> u32 {
     1
 }

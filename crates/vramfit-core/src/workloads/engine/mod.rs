@@ -127,6 +127,15 @@ impl Engine {
         matches!(self, Engine::Vllm(v) if v.kv_cache_memory_bytes.is_some())
     }
 
+    /// The name of the engine's setting for the share of the card it claims (SGLang's
+    /// `mem_fraction_static`; vLLM's `gpu_memory_utilization`, the name the others' fixes borrow).
+    pub fn fraction_setting(engine: Option<&Engine>) -> &'static str {
+        match engine {
+            Some(Engine::Sglang(_)) => "mem_fraction_static",
+            _ => "gpu_memory_utilization",
+        }
+    }
+
     /// The tensor-parallel size the engine is set to use, if it says.
     pub fn tensor_parallel(&self) -> Option<u32> {
         match self {

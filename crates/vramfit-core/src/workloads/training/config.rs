@@ -285,3 +285,35 @@ impl Train {
         errs
     }
 }
+
+closed_set!(Method { Full => "full", Lora => "lora", Qlora => "qlora" });
+closed_set!(LoraTargets {
+    QueryValue => "query_value",
+    QueryKeyValue => "query_key_value",
+    Attention => "attention",
+    AllLinear => "all_linear",
+});
+closed_set!(TrainPrecision {
+    Bf16 => "bf16",
+    MixedMaster => "mixed_master",
+    AmpBf16 => "amp_bf16",
+    AmpFp16 => "amp_fp16",
+    Fp32 => "fp32",
+});
+closed_set!(Optimizer {
+    Adamw => "adamw",
+    Adamw8bit => "adamw8bit",
+    PagedAdamw8bit => "paged_adamw8bit",
+    Adafactor => "adafactor",
+    Lion => "lion",
+    SgdMomentum => "sgd_momentum",
+    Sgd => "sgd",
+});
+closed_set!(Checkpointing { None => "none", Selective => "selective", Full => "full" });
+closed_set!(Sharding {
+    Ddp => "ddp",
+    Zero1 => "zero1",
+    Zero2 => "zero2",
+    Zero3 => "zero3",
+    Hybrid => "hybrid",
+});

@@ -39,22 +39,11 @@ pub struct CustomForm {
     next: RwSignal<u32>,
 }
 
-fn kind_id(k: ItemKind) -> &'static str {
-    match k {
-        ItemKind::Persistent => "persistent",
-        ItemKind::Intermediate => "intermediate",
-        ItemKind::Cache => "cache",
-        ItemKind::Workspace => "workspace",
-    }
-}
-
 fn kind_of(s: &str) -> ItemKind {
-    match s {
-        "intermediate" => ItemKind::Intermediate,
-        "cache" => ItemKind::Cache,
-        "workspace" => ItemKind::Workspace,
-        _ => ItemKind::Persistent,
-    }
+    ItemKind::ALL
+        .into_iter()
+        .find(|k| k.id() == s)
+        .unwrap_or(ItemKind::Persistent)
 }
 
 impl CustomForm {
@@ -72,7 +61,7 @@ impl CustomForm {
             .map(|(i, it)| ItemRow {
                 key: i as u32,
                 name: RwSignal::new(it.name.clone()),
-                kind: RwSignal::new(kind_id(it.kind).into()),
+                kind: RwSignal::new(ItemKind::id(it.kind).into()),
                 size: RwSignal::new(vramfit_core::num::shortest(it.size_gib)),
                 count: RwSignal::new(it.count.to_string()),
                 example: EXAMPLE_NAMES.get(i).copied().filter(|_| is_example),
@@ -93,7 +82,7 @@ impl CustomForm {
             r.push(ItemRow {
                 key,
                 name: RwSignal::new(String::new()),
-                kind: RwSignal::new("persistent".into()),
+                kind: RwSignal::new(ItemKind::Persistent.id().into()),
                 size: RwSignal::new("1".into()),
                 count: RwSignal::new("1".into()),
                 example: None,

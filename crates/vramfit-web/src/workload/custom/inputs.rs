@@ -3,8 +3,10 @@
 use crate::ui::field::{Input, Problem};
 use crate::ui::locale::locale;
 use crate::ui::text::{self, t};
+use crate::ui::widgets::choices;
 use crate::workload::custom::form::CustomForm;
 use leptos::prelude::*;
+use vramfit_core::ItemKind;
 use vramfit_i18n::Key;
 
 /// The item list.
@@ -16,12 +18,7 @@ pub fn CustomInputs(
     problems: Memo<Vec<(Input, Problem)>>,
 ) -> impl IntoView {
     let l = locale();
-    let kinds = [
-        ("persistent", Key::CompPersistent),
-        ("intermediate", Key::CompIntermediates),
-        ("cache", Key::CompCaches),
-        ("workspace", Key::CompWorkspaces),
-    ];
+    let kinds = choices(&ItemKind::ALL, ItemKind::id, |k| text::item_kind(l, k));
     let entries = move || form.rows.get().into_iter().enumerate().collect::<Vec<_>>();
     view! {
         <fieldset data-testid="custom">
@@ -38,8 +35,8 @@ pub fn CustomInputs(
                             <input type="text" class="item-name" aria-label=t(l, Key::ItemName) placeholder=t(l, row.example.unwrap_or(Key::ItemName))
                                 prop:value=move || row.name.get() on:input=move |ev| row.name.set(event_target_value(&ev)) />
                             <select class="item-kind" aria-label=t(l, Key::ItemKind) on:change=move |ev| row.kind.set(event_target_value(&ev))>
-                                {kinds.into_iter().map(|(v, k)| view! {
-                                    <option value=v selected=move || row.kind.get() == v>{t(l, k)}</option>
+                                {kinds.clone().into_iter().map(|(v, label)| view! {
+                                    <option value=v selected=move || row.kind.get() == v>{label}</option>
                                 }).collect_view()}
                             </select>
                             <input type="text" class="item-size" inputmode="decimal" aria-label=t(l, Key::ItemSize) data-testid=format!("item-size-{i}")

@@ -3,12 +3,11 @@
 
 use crate::ui::field::{Input, Problem};
 use crate::ui::locale::locale;
-use crate::ui::text::{f, t};
-use crate::ui::widgets::{field_error, NumberField};
-use crate::ui::widgets::{CheckField, SelectField};
+use crate::ui::text::{self, f, t};
+use crate::ui::widgets::{choices, field_error, CheckField, NumberField, SelectField};
 use crate::workload::gen::form::GenForm;
 use leptos::prelude::*;
-use vramfit_core::{PipelinePartFormat, PIPELINES};
+use vramfit_core::{Attention, Offload, PipelinePartFormat, PIPELINES};
 use vramfit_i18n::Key;
 
 /// The generation knobs.
@@ -74,9 +73,9 @@ pub fn GenInputs(
             }}
             <div class="row">
                 <SelectField id="attention" label=t(l, Key::AttentionLabel) value=form.attention
-                    options=vec![("sdpa", t(l, Key::AttnSdpa)), ("naive", t(l, Key::AttnNaive))] />
+                    options=choices(&Attention::ALL, Attention::id, |a| text::attention(l, a)) />
                 <SelectField id="offload" label=t(l, Key::OffloadLabel) value=form.offload
-                    options=vec![("none", t(l, Key::OffloadNone)), ("model", t(l, Key::OffloadModel)), ("sequential", t(l, Key::OffloadSequential))] />
+                    options=choices(&Offload::ALL, Offload::id, |o| text::offload(l, o)) />
             </div>
             <CheckField id="vae_tiling" label=t(l, Key::VaeTiling) value=form.tiling />
             <CheckField id="vae_slicing" label=t(l, Key::VaeSlicing) value=form.slicing />

@@ -3,11 +3,11 @@
 
 use crate::ui::field::{Input, Problem};
 use crate::ui::locale::locale;
-use crate::ui::text::t;
-use crate::ui::widgets::{field_error, NumberField};
-use crate::ui::widgets::{CheckField, SelectField};
+use crate::ui::text::{self, t};
+use crate::ui::widgets::{choices, field_error, CheckField, NumberField, SelectField};
 use crate::workload::train::form::TrainForm;
 use leptos::prelude::*;
+use vramfit_core::{Checkpointing, LoraTargets, Method, Optimizer, Sharding, TrainPrecision};
 use vramfit_i18n::Key;
 
 /// The training knobs.
@@ -20,7 +20,7 @@ pub fn TrainInputs(
 ) -> impl IntoView {
     let l = locale();
     let err = move |name: &'static str| field_error(problems, Input::Train(name), l);
-    let lora = move || form.method.get() != "full";
+    let lora = move || form.method.get() != Method::Full.id();
     // Choosing a method starts from its recipe's checkpointing (QLoRA: peft turns it on); a
     // choice the user made afterwards stays.
     Effect::new(move |previous: Option<String>| {
@@ -42,19 +42,16 @@ pub fn TrainInputs(
         }
         method
     });
-    let opts = move |pairs: &[(&'static str, Key)]| -> Vec<(&'static str, &'static str)> {
-        pairs.iter().map(|&(v, k)| (v, t(l, k))).collect()
-    };
     view! {
         <fieldset>
             <legend>{t(l, Key::TrainLegend)}</legend>
             <SelectField id="method" label=t(l, Key::TrainMethod) value=form.method
-                options=opts(&[("full", Key::MethodFull), ("lora", Key::MethodLora), ("qlora", Key::MethodQlora)]) />
+                options=choices(&Method::ALL, Method::id, |m| text::method(l, m)) />
             <Show when=lora>
                 <div class="row">
                     <NumberField id="lora_rank" label=t(l, Key::LoraRank) value=form.rank error=err("lora_rank") />
                     <SelectField id="lora_targets" label=t(l, Key::LoraTargetsLabel) value=form.targets
-                        options=opts(&[("query_value", Key::TargetsQv), ("query_key_value", Key::TargetsQkv), ("attention", Key::TargetsAttention), ("all_linear", Key::TargetsAllLinear)]) />
+                        options=choices(&LoraTargets::ALL, LoraTargets::id, |x| text::lora_targets(l, x)) />
                 </div>
                 <CheckField id="lora_dropout" label=t(l, Key::LoraDropout) value=form.lora_dropout />
             </Show>
@@ -67,19 +64,19 @@ pub fn TrainInputs(
                 <NumberField id="trainable_top_layers" label=t(l, Key::TopLayers) value=form.top_layers error=err("trainable_top_layers") />
             </div>
             <SelectField id="precision" label=t(l, Key::PrecisionLabel) value=form.precision
-                options=opts(&[("bf16", Key::PrecBf16), ("mixed_master", Key::PrecMixedMaster), ("amp_bf16", Key::PrecAmpBf16), ("amp_fp16", Key::PrecAmpFp16), ("fp32", Key::PrecFp32)]) />
+                options=choices(&TrainPrecision::ALL, TrainPrecision::id, |p| text::precision(l, p)) />
             <div class="row">
                 <SelectField id="optimizer" label=t(l, Key::OptimizerLabel) value=form.optimizer
-                    options=vec![("adamw", "AdamW"), ("adamw8bit", t(l, Key::OptAdamw8bit)), ("paged_adamw8bit", t(l, Key::OptPaged)), ("adafactor", "Adafactor"), ("lion", "Lion"), ("sgd_momentum", t(l, Key::OptSgdMomentum)), ("sgd", t(l, Key::OptSgd))] />
+                    options=choices(&Optimizer::ALL, Optimizer::id, |o| text::optimizer(l, o)) />
                 <SelectField id="checkpointing" label=t(l, Key::CheckpointingLabel) value=form.checkpointing
-                    options=opts(&[("none", Key::CkptNone), ("selective", Key::CkptSelective), ("full", Key::CkptFull)]) />
+                    options=choices(&Checkpointing::ALL, Checkpointing::id, |c| text::checkpointing(l, c)) />
             </div>
             <CheckField id="optimizer_in_backward" label=t(l, Key::OptInBackward) value=form.in_backward />
             <CheckField id="flash_attention" label=t(l, Key::FlashAttention) value=form.flash />
             <CheckField id="compiled" label=t(l, Key::Compiled) value=form.compiled />
             <CheckField id="chunked_loss" label=t(l, Key::ChunkedLoss) value=form.chunked />
             <SelectField id="sharding" label=t(l, Key::ShardingLabel) value=form.sharding
-                options=opts(&[("ddp", Key::ShardDdp), ("zero1", Key::ShardZero1), ("zero2", Key::ShardZero2), ("zero3", Key::ShardZero3), ("hybrid", Key::ShardHybrid)]) />
+                options=choices(&Sharding::ALL, Sharding::id, |x| text::sharding(l, x)) />
             <div class="row">
                 <NumberField id="tensor_parallel" label=t(l, Key::TensorParallelLabel) value=form.tp error=err("tensor_parallel") />
                 <NumberField id="pipeline_parallel" label=t(l, Key::PipelineParallelLabel) value=form.pp error=err("pipeline_parallel") />
