@@ -2,7 +2,7 @@
 //! scenario in the URL (the core evaluated it: its per-GPU bytes and verdict are shown beside it),
 //! so a click loads it and the browser's back button returns to what was typed.
 
-use crate::answer::sections::{part, Shown};
+use crate::answer::sections::{erased, part, Shown};
 use crate::platform::url;
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
@@ -97,7 +97,7 @@ pub fn Fixes(
     let l = locale();
     let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));
     move || {
-        fixes.get().map(|fixes| {
+        erased(fixes.get().map(|fixes| {
             view! {
                 <div class="fixes" data-testid="fixes">
                     <h3>{t(l, Key::GuideShrink)}</h3>
@@ -120,6 +120,6 @@ pub fn Fixes(
                     </ul>
                 </div>
             }
-        })
+        }))
     }
 }

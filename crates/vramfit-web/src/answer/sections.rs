@@ -175,7 +175,7 @@ fn EngineReport(e: Shown) -> impl IntoView {
         Some((plan.kv?, split_over_cards, e.host_bytes, e.context_tokens))
     });
     move || {
-        report.get().map(|(k, split_over_cards, host, context_tokens)| {
+        erased(report.get().map(|(k, split_over_cards, host, context_tokens)| {
         view! {
             <div class="engine-report" data-testid="engine-report">
                 <h2>{t(l, Key::EngineReportTitle)}</h2>
@@ -196,7 +196,7 @@ fn EngineReport(e: Shown) -> impl IntoView {
                 </ul>
             </div>
         }
-    })
+    }))
     }
 }
 
@@ -213,7 +213,7 @@ fn LimitsView(e: Shown) -> impl IntoView {
         ))
     });
     move || {
-        shown.get().map(|(lim, plan, curve, axis)| {
+        erased(shown.get().map(|(lim, plan, curve, axis)| {
         let ctx = lim.max_context_tokens.map_or_else(
             || t(l, Key::NoneFits).to_string(),
             |c| l.count(PluralKey::Tokens, c),
@@ -243,7 +243,7 @@ fn LimitsView(e: Shown) -> impl IntoView {
                 <CurveChart points=curve capacity=plan.card.capacity_bytes usable=plan.usable_bytes max_context=lim.max_context_tokens axis=axis />
             </div>
         }
-        })
+        }))
     }
 }
 
@@ -259,9 +259,9 @@ fn GenerationLimits(e: Shown) -> impl IntoView {
         Some((plan, e.curve.clone(), e.curve_axis, e.generation_max))
     });
     move || {
-        shown.get().map(|(plan, curve, axis, generation_max)| {
+        erased(shown.get().map(|(plan, curve, axis, generation_max)| {
             generation_limits(l, plan, curve, axis, generation_max)
-        })
+        }))
     }
 }
 
@@ -306,11 +306,11 @@ pub fn Warnings(
         (!shown.0.is_empty()).then_some(shown)
     });
     move || {
-        shown.get().map(|(shown, training, serving)| view! {
+        erased(shown.get().map(|(shown, training, serving)| view! {
         <ul class="warnings" data-testid="warnings">
             {shown.iter().map(|w| view! { <li>{text::warning(l, w, training, serving)}</li> }).collect_view()}
         </ul>
-    })
+    }))
     }
 }
 
@@ -361,7 +361,7 @@ pub fn Headline(
         )
     });
     view! {
-        {move || summary.get().map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> })}
+        {move || erased(summary.get().map(|s| view! { <p class="model-summary" data-testid="model-summary">{s}</p> }))}
         {move || plan.get().map(|plan| match plan {
             Some((plan, total, context, pace)) => view! {
                 <PlanView plan=plan total=total context=context pace=pace />
@@ -417,7 +417,7 @@ pub fn Recommendation(
     view! {
         <div class="recommendation" data-testid="recommendation">
             <h2>{t(l, Key::RecTitle)}</h2>
-            {move || shown.get().map(|(rec, axis)| recommendation(l, rec, axis))}
+            {move || erased(shown.get().map(|(rec, axis)| recommendation(l, rec, axis)))}
             <Offers e=e />
         </div>
     }
@@ -492,7 +492,7 @@ fn RulesOfThumb(e: Shown) -> impl IntoView {
             .then_some((e.rules_of_thumb, e.total_bytes))
     });
     move || {
-        shown.get().map(|(r, total)| view! {
+        erased(shown.get().map(|(r, total)| view! {
         <div class="rules" data-testid="rules">
             <h2>{t(l, Key::RulesTitle)}</h2>
             <table>
@@ -503,8 +503,14 @@ fn RulesOfThumb(e: Shown) -> impl IntoView {
                 </tbody>
             </table>
         </div>
-    })
+    }))
     }
+}
+
+/// A section's view with its type erased: every section then shares one path to build and
+/// rebuild it (a path per section's type was most of what the sections cost the wasm).
+pub fn erased<V: IntoView + 'static>(v: Option<V>) -> Option<AnyView> {
+    v.map(IntoAny::into_any)
 }
 
 /// A component's id as the class and test id suffix (`seg-kvcache`, `row-kvcache`).

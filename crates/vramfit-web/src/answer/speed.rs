@@ -3,7 +3,7 @@
 //! one bigger card against several smaller ones, the cards left out and how the figures are made.
 //! Every figure is the core's (`Estimate::speed`, `cost`, `recommendation.alternatives`).
 
-use crate::answer::sections::{part, Shown};
+use crate::answer::sections::{erased, part, Shown};
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{self, availability_name, f, rank_name, t};
@@ -222,7 +222,7 @@ pub fn Offers(
     let shown = part(e, |e| {
         (!e.recommendation.alternatives.is_empty()).then(|| (e.recommendation.clone(), e.speed))
     });
-    move || shown.get().map(|(rec, speed)| offers(l, &rec, speed))
+    move || erased(shown.get().map(|(rec, speed)| offers(l, &rec, speed)))
 }
 
 /// The ranked offers of one recommendation, then the side-by-side rows they do not show.
