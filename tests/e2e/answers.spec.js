@@ -157,4 +157,6 @@ test('a plan that does not fit shows no speed, only its price per hour', async (
   await expect(page.getByTestId('speed')).toHaveCount(0);
   await expect(page.getByTestId('verdict-bar')).not.toContainText('tok/s');
   await expect(page.getByTestId('cost')).not.toContainText('million');
+  // The price line does not start with the separator it had between speed and price.
+  expect((await page.getByTestId('speed-line').textContent()).trim()).toMatch(/^\$/);
 });

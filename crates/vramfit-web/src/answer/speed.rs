@@ -130,11 +130,14 @@ pub fn SpeedLine(
     let l = locale();
     let speed = pace.speed.map(|s| speed_sentence(l, &s));
     let cost = pace.cost.map(|c| cost_sentence(l, &c));
+    let both = speed.is_some() && cost.is_some();
     (speed.is_some() || cost.is_some()).then(|| {
         view! {
             <p class="pace" data-testid="speed-line">
                 {speed.map(|s| view! { <span data-testid="speed">{s}</span> })}
-                {cost.map(|c| view! { " · "<span data-testid="cost">{c}</span> })}
+                // The separator only between the two: a plan that does not fit has no speed.
+                {both.then_some(" · ")}
+                {cost.map(|c| view! { <span data-testid="cost">{c}</span> })}
             </p>
         }
     })
