@@ -2,7 +2,7 @@
 // (scripts/env.sh, for a smaller wasm): a panic in the wasm traps at once, without Rust's panic
 // hook, and reaches JavaScript as a WebAssembly.RuntimeError thrown out of an event handler or the
 // start-up promise. This shows the panel `#panic` (its sentence is already in the page's language:
-// crates/vramfit-web/src/panic_panel.rs writes it whenever the language is set) with the error.
+// crates/vramfit-web/src/platform/panic_panel.rs writes it whenever the language is set) with the error.
 (function () {
   function show(err) {
     if (!(err instanceof WebAssembly.RuntimeError)) return;

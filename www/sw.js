@@ -126,7 +126,7 @@ async function keepsAll() {
   return !!(await (await caches.open(CURRENT)).match(ALL));
 }
 
-/** The languages the pages at `urls` open in, as the app chooses (crates/vramfit-web/src/lang.rs):
+/** The languages the pages at `urls` open in, as the app chooses (crates/vramfit-web/src/platform/lang.rs):
  * the link's `lang=`, else the browser's first language among the manifest's and English. */
 function languages(manifest, urls) {
   const tags = new Set(manifest.files.filter((f) => f.role === 'lang').map((f) => f.lang));

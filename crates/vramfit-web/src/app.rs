@@ -80,7 +80,7 @@ pub fn App() -> impl IntoView {
     let shown: Shown = Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())));
     let stale = move || !problems.get().is_empty();
     // The measuring section stays built while a workload the core writes a measurement for is on
-    // screen (see `measure_view`): serving, training, image and video generation.
+    // screen (see `answer/measure.rs`): serving, training, image and video generation.
     let has_model = Memo::new(move |_| {
         last_good.with(|g| {
             g.as_ref()
@@ -154,7 +154,7 @@ pub fn App() -> impl IntoView {
                         </Show>
                     </section>
                 </main>
-                // Below the answer: built once the rest of the code is in (`later`).
+                // Below the answer: built once the rest of the code is in (`platform/later.rs`).
                 <Show when=move || settled.get()>
                     <div class="guidance">
                         {move || last_good.get().filter(|(_, e)| e.model.is_some()).map(|(s, e)| view! {

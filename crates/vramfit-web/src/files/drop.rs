@@ -147,7 +147,7 @@ pub fn FileDrop(
     view! {
         <details class="file-drop" data-testid="file-drop">
             <summary>{t(l, Key::FileDropTitle)}</summary>
-            // Closed at first: its inside is built once the rest of the code is in (`later`).
+            // Closed at first: its inside is built once the rest of the code is in (`platform/later.rs`).
             <Show when=move || settled.get()>
                 <label class="file-drop-zone"
                     on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()

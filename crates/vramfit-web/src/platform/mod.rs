@@ -1,7 +1,8 @@
 //! The glue between the app and the browser: the query string ([`url`]), fetching a language's
 //! texts ([`lang`]), the service worker ([`offline`]), `window.vramfit` ([`js_api`]), a panic as
-//! a visible panel ([`panic_panel`]) what waits for the rest of the split wasm ([`later`]) and the timing marks ([`timing`]).
-//! Uses `ui` and the core only.
+//! a visible panel ([`panic_panel`]), what waits for the rest of the split wasm ([`later`]) and
+//! the timing marks ([`timing`]).
+//! Uses the core only (no other folder of the crate).
 
 pub mod js_api;
 pub mod lang;

@@ -1,5 +1,5 @@
-//! A custom job, item by item. [`form`]: the knobs as text and their conversion to the core's types;
-//! [`inputs`]: the fieldset.
+//! A custom job, item by item.
+//! [`form`]: the knobs as text and their conversion to the core's types; [`inputs`]: the fieldset.
 
 pub mod form;
 pub mod inputs;

@@ -1,5 +1,5 @@
-//! Speculative decoding: the draft model or method and its proposed tokens. [`form`]: the knobs as text and their conversion to the core's types;
-//! [`inputs`]: the fieldset.
+//! Speculative decoding: the draft model or method and its proposed tokens.
+//! [`form`]: the knobs as text and their conversion to the core's types; [`inputs`]: the fieldset.
 
 pub mod form;
 pub mod inputs;

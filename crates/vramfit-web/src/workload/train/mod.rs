@@ -1,5 +1,5 @@
-//! Training and fine-tuning: method, optimizer, sequence, micro-batch, sharding. [`form`]: the knobs as text and their conversion to the core's types;
-//! [`inputs`]: the fieldset.
+//! Training and fine-tuning: method, optimizer, sequence, micro-batch, sharding.
+//! [`form`]: the knobs as text and their conversion to the core's types; [`inputs`]: the fieldset.
 
 pub mod form;
 pub mod inputs;
