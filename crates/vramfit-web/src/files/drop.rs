@@ -10,6 +10,7 @@
 //! typed error beside it.
 
 use crate::files::reader::{HeaderSummary, ReaderReply};
+use crate::platform::message::next_message;
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{f, t};
@@ -18,27 +19,18 @@ use leptos::task::spawn_local;
 use vramfit_core::header::RefusalClass;
 use vramfit_i18n::{Key, Locale};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// The reader worker's script (Trunk's loader shim for the `vramfit-reader` binary), relative to
 /// the page.
 pub const READER_URL: &str = "./vramfit-reader_loader.js";
 
 /// The worker's next message (its `data`), or its error event.
-async fn next_message(worker: &web_sys::Worker) -> Result<JsValue, JsValue> {
-    let message =
-        js_sys::Promise::new(&mut |resolve: js_sys::Function, reject: js_sys::Function| {
-            let on_message = Closure::once_into_js(move |ev: web_sys::MessageEvent| {
-                let _ = resolve.call1(&JsValue::NULL, &ev.data());
-            });
-            let on_error = Closure::once_into_js(move |ev: web_sys::Event| {
-                let _ = reject.call1(&JsValue::NULL, &ev);
-            });
-            worker.set_onmessage(Some(on_message.unchecked_ref()));
-            worker.set_onerror(Some(on_error.unchecked_ref()));
-        });
-    JsFuture::from(message).await
+async fn from_worker(worker: &web_sys::Worker) -> Result<JsValue, JsValue> {
+    next_message(|on_message, on_error| {
+        worker.set_onmessage(Some(on_message));
+        worker.set_onerror(Some(on_error));
+    })
+    .await
 }
 
 /// Starts the reader worker, waits until it says it is ready (a message posted before its wasm
@@ -48,13 +40,13 @@ async fn read_in_worker(files: Vec<web_sys::File>) -> ReaderReply {
         return ReaderReply::Unavailable;
     };
     let reply = async {
-        next_message(&worker).await?;
+        from_worker(&worker).await?;
         let list = js_sys::Array::new();
         for file in &files {
             list.push(file);
         }
         worker.post_message(&list)?;
-        next_message(&worker).await
+        from_worker(&worker).await
     }
     .await;
     worker.terminate();

@@ -3,6 +3,7 @@
 //! it what it keeps ([`ask`]). Skipped where service workers cannot run: `file://` (the single-file
 //! build), insecure origins, browsers without them.
 
+use crate::platform::message::next_message;
 use js_sys::Reflect;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 
@@ -55,19 +56,13 @@ pub struct Kept {
 /// (`www/sw.js`, its `cache-all` and `cache-status` messages). `None` where no worker controls the
 /// page (the single file, a first load before the worker took over) or it answered an error.
 pub async fn ask(keep_all: Option<bool>) -> Option<Kept> {
-    use wasm_bindgen::{closure::Closure, JsCast, JsValue};
     let controller = web_sys::window()?
         .navigator()
         .service_worker()
         .controller()?;
     let channel = web_sys::MessageChannel::new().ok()?;
     let port = channel.port1();
-    let answer = js_sys::Promise::new(&mut |resolve: js_sys::Function, _| {
-        let on_message = Closure::once_into_js(move |ev: web_sys::MessageEvent| {
-            let _ = resolve.call1(&JsValue::NULL, &ev.data());
-        });
-        port.set_onmessage(Some(on_message.unchecked_ref()));
-    });
+    let answer = next_message(|on_message, _| port.set_onmessage(Some(on_message)));
     let message = js_sys::Object::new();
     let kind = if keep_all.is_some() {
         "cache-all"
@@ -81,7 +76,7 @@ pub async fn ask(keep_all: Option<bool>) -> Option<Kept> {
     controller
         .post_message_with_transferable(&message, &js_sys::Array::of1(&channel.port2()))
         .ok()?;
-    let data = JsFuture::from(answer).await.ok()?;
+    let data = answer.await.ok()?;
     let field = |name: &str| Reflect::get(&data, &name.into()).ok();
     if field("error").is_some_and(|e| !e.is_undefined()) {
         return None;
