@@ -9,7 +9,7 @@ use crate::answer::guidance::{Checklist, Faq};
 use crate::answer::keep_offline::KeepOffline;
 use crate::answer::measure::MeasureIt;
 use crate::answer::runs_on::RunsOnCard;
-use crate::answer::sections::{Answer, Shown};
+use crate::answer::sections::Answer;
 use crate::answer::speed::OffersNotes;
 use crate::embed::EmbedPanel;
 use crate::platform::{lang as lang_data, later, panic_panel, url};
@@ -47,12 +47,14 @@ pub fn App() -> impl IntoView {
         }
     });
     let (initial, notes) = query::from_pairs(&pairs);
+    let live = Live::new(&initial);
+    let shown = live.shown();
     let Live {
         form,
         draft,
         last_good,
         waiting,
-    } = Live::new(&initial);
+    } = live;
     // The page's language: only when it changes. Setting `<html lang>` restyles the whole
     // document even to the same value, which made every input slow when this ran with every
     // estimate.
@@ -77,7 +79,6 @@ pub fn App() -> impl IntoView {
     });
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
-    let shown: Shown = Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())));
     let stale = move || !problems.get().is_empty();
     // The measuring section stays built while a workload the core writes a measurement for is on
     // screen (see `answer/measure.rs`): serving, training, image and video generation.

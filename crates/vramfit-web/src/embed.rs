@@ -86,16 +86,17 @@ pub fn EmbedApp() -> impl IntoView {
     apply_theme(&pairs);
     let show = shown_inputs(&pairs);
     let (initial, _) = query::from_pairs(&pairs);
+    let live = Live::new(&initial);
+    let shown = live.shown();
     let Live {
         form,
         draft,
         last_good,
         ..
-    } = Live::new(&initial);
+    } = live;
     let problems: Memo<Vec<(Input, Problem)>> =
         Memo::new(move |_| draft.get().err().unwrap_or_default());
     let stale = move || !problems.get().is_empty();
-    let shown: Shown = Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())));
     answer_messages(last_good);
     post_height_on_resize();
     let full_href = move || {

@@ -1,6 +1,7 @@
 //! The input fields, kept as the text the user typed (so nothing typed is ever lost), and their
 //! conversion to a core `Scenario` with a problem per field.
 
+use crate::answer::sections::Shown;
 use crate::ui::field::{parse_decimal, parse_whole, Input, Problem};
 use crate::workload::custom::form::CustomForm;
 use crate::workload::engine::form::EngineForm;
@@ -431,6 +432,12 @@ pub struct Live {
 }
 
 impl Live {
+    /// The estimate on screen, as the answer's sections read it: a memo of the last valid one.
+    pub fn shown(self) -> Shown {
+        let last_good = self.last_good;
+        Memo::new(move |_| last_good.with(|g| g.as_ref().map(|(_, e)| e.clone())))
+    }
+
     /// Fields showing `initial`, estimated once, and the effect that keeps the estimate current.
     pub fn new(initial: &Scenario) -> Live {
         let form = Form::new(initial);
