@@ -1,7 +1,8 @@
 //! The footer's choice to keep every language and the file reader on the device for offline use.
 //! A first visit's service worker keeps the app and the languages and reader it used
-//! (ARCHITECTURE.md, "First visit"); this box asks it for the rest, or to drop it again, and shows
-//! what keeping everything would still download. Shown only on a page a service worker controls.
+//! (ARCHITECTURE.md, "First-visit caching"); this box asks it for the rest, or to drop it again,
+//! and shows what keeping everything would still download. Shown only on a page a service worker
+//! controls.
 
 use crate::platform::offline::{ask, on_controller_change, Kept};
 use crate::ui::locale::locale;
