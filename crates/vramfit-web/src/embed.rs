@@ -122,14 +122,18 @@ pub fn EmbedApp() -> impl IntoView {
     }
 }
 
-/// The answer card: model, verdict, bar and components, recommendation.
+/// The answer card: model, verdict, bar and components, then the recommendation once the rest
+/// of the code is in (as on the page: `answer::sections::Answer`).
 #[component]
 fn Card(e: Shown) -> impl IntoView {
+    let settled = crate::platform::later::settled();
     view! {
         <Show when=move || e.with(Option::is_some)>
             <Headline e=e />
             <Warnings e=e essential=true />
-            <Recommendation e=e />
+            <Show when=move || settled.get()>
+                <Recommendation e=e />
+            </Show>
         </Show>
     }
 }

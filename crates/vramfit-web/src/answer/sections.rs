@@ -32,20 +32,27 @@ where
     Memo::new(move |_| e.with(|e| e.as_ref().and_then(&pick)))
 }
 
-/// The answer.
+/// The answer. The verdict with its bar, table and fixes, what the engine reports and the
+/// warnings come first; the limits with the chart, the recommendation with the offers and the
+/// rules of thumb follow once the rest of the code is in (`platform/later.rs`), so their code
+/// is not part of what a first answer downloads. They sit below the verdict, and a user's first
+/// input normally finds the rest loaded already.
 #[component]
 pub fn Answer(
     /// The estimate shown.
     e: Shown,
 ) -> impl IntoView {
+    let settled = crate::platform::later::settled();
     view! {
         <Headline e=e />
         <EngineReport e=e />
         <Warnings e=e />
-        <LimitsView e=e />
-        <GenerationLimits e=e />
-        <Recommendation e=e />
-        <RulesOfThumb e=e />
+        <Show when=move || settled.get()>
+            <LimitsView e=e />
+            <GenerationLimits e=e />
+            <Recommendation e=e />
+            <RulesOfThumb e=e />
+        </Show>
     }
 }
 
