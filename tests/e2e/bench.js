@@ -2,7 +2,7 @@
 // reference page measured in the same run (so the ratio holds on a noisy machine). Used by
 // scripts/bench. Usage:
 //   node bench.js [--before DIST_DIR] [--names-after WASM] [--names-before WASM] [--core-after LINE]
-//                 [--core-before LINE] [--counter DIST_DIR] [--docs FILE]
+//                 [--core-before LINE] [--counter DIST_DIR] [--peer NAME=DIR] [--docs FILE]
 // "after" is dist/ of this checkout. Every response is served gzip -9 (as a static host sends it);
 // the brotli figure is what the same requests weigh at brotli q11 (a host serving precompressed
 // files). Each load runs in a fresh browser context (empty cache); BENCH_ROUNDS loads of each (5). Prints Markdown tables; with
@@ -36,14 +36,23 @@ fs.writeFileSync(path.join(refDir, 'index.html'), `<!doctype html><html lang="en
 // the floor of a Leptos page's time to ready on this machine (ready ÷ counter holds on a noisy
 // one).
 const counterDir = args.counter ? path.resolve(args.counter) : null;
+// The peer (--peer NAME=DIR): another calculator's built page, served at /NAME/ (gpu_poor's `docs/`
+// asks for its files under /gpu_poor/), measured in the same run; ready is its first render, the
+// first element in its root (`--peer-ready`, default `#root > *`). Its requests to other origins
+// (analytics) are aborted, as every page here has no network.
+const [peerName, peerPath] = args.peer ? args.peer.split('=') : [null, null];
+const peerDir = peerPath ? path.resolve(peerPath) : null;
+const peerReady = args['peer-ready'] || '#root > *';
 
 const roots = { '/ref/': refDir };
 if (counterDir) roots['/counter/'] = counterDir;
+if (peerDir) roots[`/${peerName}/`] = peerDir;
 for (const a of apps) roots[`/${a.label}/`] = a.dir;
 
-// Resolves, in the page, to performance.now() when the verdict first exists.
+// Resolves, in the page, to performance.now() when the verdict first exists (the peer: its first
+// render, `window.__readySelector`).
 const READY = `window.__ready = new Promise((resolve) => {
-  const done = () => { if (document.querySelector('[data-testid=verdict]')) { resolve(performance.now()); return true; } return false; };
+  const done = () => { if (document.querySelector(window.__readySelector || '[data-testid=verdict]')) { resolve(performance.now()); return true; } return false; };
   const mo = new MutationObserver(() => { if (done()) mo.disconnect(); });
   mo.observe(document, { childList: true, subtree: true });
 });`;
@@ -63,6 +72,10 @@ async function load(browser, server, label, query = '', slow = false) {
   // Service workers blocked: the first load is what the page needs to be ready; the offline copy
   // the service worker then fetches in the background is reported apart (offlineCopy).
   const context = await browser.newContext({ serviceWorkers: 'block' });
+  if (label === peerName) {
+    await context.addInitScript(`window.__readySelector = ${JSON.stringify(peerReady)};`);
+    await context.route((url) => !url.href.startsWith(server.url), (route) => route.abort());
+  }
   await context.addInitScript(READY);
   const page = await context.newPage();
   if (slow) {
@@ -118,10 +131,10 @@ async function inputToPaint(page) {
 (async () => {
   const server = await serveDist({ roots, gzip: true });
   const browser = await launchChromium();
-  const refs = counterDir ? ['ref', 'counter'] : ['ref'];
+  const refs = ['ref', ...(counterDir ? ['counter'] : []), ...(peerDir ? [peerName] : [])];
   const labels = [...refs, ...apps.map((a) => a.label)];
   const isRef = (label) => refs.includes(label);
-  const dirOf = (label) => ({ ref: refDir, counter: counterDir }[label] || apps.find((a) => a.label === label).dir);
+  const dirOf = (label) => ({ ref: refDir, counter: counterDir, [peerName]: peerDir }[label] || apps.find((a) => a.label === label).dir);
   const ready = Object.fromEntries(labels.map((l) => [l, []]));
   const fcp = Object.fromEntries(labels.map((l) => [l, []]));
   const paint = Object.fromEntries(apps.map((a) => [a.label, []]));
@@ -171,13 +184,15 @@ async function inputToPaint(page) {
     return { gzip, br, requests: sent.length };
   };
   const refReady = med(ready.ref);
+  const NAMES = { ref: 'reference (static page)', counter: 'reference (Leptos counter)', ...(peerDir ? { [peerName]: `peer: ${peerName} (first render)` } : {}) };
   const counterReady = counterDir ? med(ready.counter) : null;
+  const peerReadyMs = peerDir ? med(ready[peerName]) : null;
   const lines = [];
   lines.push(`First load (English) and time to ready, headless Chromium, loopback, gzip -9 as sent; median of ${ROUNDS} fresh loads each, interleaved with a static reference page:`);
   lines.push('');
-  const vsCounter = counterDir ? ' ready ÷ Leptos counter |' : '';
+  const vsCounter = (counterDir ? ' ready ÷ Leptos counter |' : '') + (peerDir ? ` ready ÷ ${peerName} |` : '');
   lines.push(`| build | wasm raw | wasm gzip | wasm brotli | first load gzip | first load brotli | requests | before the first answer (gzip) | + Polish (gzip) | first paint ms | ready ms | ready ÷ reference |${vsCounter} input → paint ms |`);
-  lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${counterDir ? '---:|' : ''}---:|`);
+  lines.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${counterDir ? '---:|' : ''}${peerDir ? '---:|' : ''}---:|`);
   for (const l of labels) {
     const w = weigh(l, first[l]);
     const r = med(ready[l]);
@@ -199,8 +214,8 @@ async function inputToPaint(page) {
       plus = kb(weigh(l, other[l]).gzip - w.gzip);
       ip = med(paint[l]).toFixed(1);
     }
-    const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
-    const c = counterDir ? ` ${(r / counterReady).toFixed(2)} |` : '';
+    const name = NAMES[l] || l;
+    const c = (counterDir ? ` ${(r / counterReady).toFixed(2)} |` : '') + (peerDir ? ` ${(r / peerReadyMs).toFixed(2)} |` : '');
     lines.push(`| ${name} | ${wasm.join(' | ')} | ${kb(w.gzip)} | ${kb(w.br)} | ${w.requests} | ${kb(weigh(l, answer[l]).gzip)} | ${plus} | ${med(fcp[l]).toFixed(0)} | ${r.toFixed(0)} | ${(r / refReady).toFixed(1)} |${c} ${ip} |`);
   }
   // Where the time to a first answer goes, up to the verdict rendered (what a user waits for), not
@@ -212,13 +227,15 @@ async function inputToPaint(page) {
   lines.push('');
   lines.push(`Time to a first answer, split (ms from navigation start, median of the same ${ROUNDS} loads): the wasm has arrived; its \`main\` starts (download and compile done); the page is built and in the document; the verdict is in the DOM ("ready" above); the frame showing it has been painted (style, layout, paint of the whole page). "–": the build sets no such mark.`);
   lines.push('');
-  lines.push('| build | wasm arrived | wasm main | page built | ready | verdict painted | painted ÷ Leptos counter |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  lines.push(`| build | wasm arrived | wasm main | page built | ready | verdict painted | painted ÷ Leptos counter |${peerDir ? ` painted ÷ ${peerName} |` : ''}`);
+  lines.push(`|---|---:|---:|---:|---:|---:|---:|${peerDir ? '---:|' : ''}`);
   const counterPainted = counterDir ? Number(stage('counter', 'painted')) : null;
+  const peerPainted = peerDir ? Number(stage(peerName, 'painted')) : null;
   for (const l of labels) {
-    const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
+    const name = NAMES[l] || l;
     const p = stage(l, 'painted');
-    lines.push(`| ${name} | ${stage(l, 'wasm')} | ${stage(l, 'main')} | ${stage(l, 'built')} | ${stage(l, 'ready')} | ${p} | ${counterPainted ? (Number(p) / counterPainted).toFixed(2) : '–'} |`);
+    const vsPeer = peerDir ? ` ${(Number(p) / peerPainted).toFixed(2)} |` : '';
+    lines.push(`| ${name} | ${stage(l, 'wasm')} | ${stage(l, 'main')} | ${stage(l, 'built')} | ${stage(l, 'ready')} | ${p} | ${counterPainted ? (Number(p) / counterPainted).toFixed(2) : '–'} |${vsPeer}`);
   }
   lines.push('');
   lines.push('The same first load over a mobile link (DevTools emulation of Lighthouse\'s mobile throttling: 150 ms round trip, 1.6 Mbps down, 750 kbps up; median of 3 loads each, ms from navigation start):');
@@ -226,7 +243,7 @@ async function inputToPaint(page) {
   lines.push('| build | first paint | ready | verdict painted |');
   lines.push('|---|---:|---:|---:|');
   for (const l of labels) {
-    const name = { ref: 'reference (static page)', counter: 'reference (Leptos counter)' }[l] || l;
+    const name = NAMES[l] || l;
     const m = (f) => med(slow[l].map(f)).toFixed(0);
     lines.push(`| ${name} | ${m((r) => r.fcp)} | ${m((r) => r.ready)} | ${m((r) => r.timeline.painted)} |`);
   }

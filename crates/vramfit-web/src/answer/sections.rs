@@ -36,7 +36,9 @@ where
 /// warnings come first; the limits with the chart, the recommendation with the offers and the
 /// rules of thumb follow once the rest of the code is in (`platform/later.rs`), so their code
 /// is not part of what a first answer downloads. They sit below the verdict, and a user's first
-/// input normally finds the rest loaded already.
+/// input normally finds the rest loaded already. On a phone they arrive above the inputs; a
+/// browser with scroll anchoring keeps what is on screen in place, and the rest is fetched when
+/// the page is first idle, before most first scrolls.
 #[component]
 pub fn Answer(
     /// The estimate shown.
