@@ -42,20 +42,23 @@ test('a language file that cannot be fetched leaves the page working in English'
 });
 
 test('a link in another language opens in it: the first answer built is not English', async ({ page }) => {
-  // Records the page's language and the weights label the moment the verdict first exists.
+  // Records the page's language and the weights row of the answer the moment the verdict first
+  // exists (the inputs column follows a frame later: platform/first_frame.rs).
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
       if (!document.querySelector('[data-testid=verdict]')) return;
       window.firstBuilt = {
         lang: document.documentElement.lang,
-        weights: document.querySelector('label[for=weights]')?.textContent,
+        weights: document.querySelector('[data-testid=row-weights] summary')?.textContent,
+        inputs: document.querySelector('section.inputs')?.childElementCount,
       };
       observer.disconnect();
     }).observe(document, { childList: true, subtree: true });
   });
   await page.goto('./?lang=de&ctx=4096');
   await expect(page.getByTestId('verdict')).toBeVisible();
-  expect(await page.evaluate(() => window.firstBuilt)).toEqual({ lang: 'de', weights: 'Gewichte' });
+  expect(await page.evaluate(() => window.firstBuilt)).toEqual({ lang: 'de', weights: 'Gewichte', inputs: 0 });
+  await expect(page.locator('label[for=weights]')).toHaveText('Gewichte');
 });
 
 test.describe(() => {

@@ -12,7 +12,7 @@ use crate::answer::runs_on::RunsOnCard;
 use crate::answer::sections::Answer;
 use crate::answer::speed::OffersNotes;
 use crate::embed::EmbedPanel;
-use crate::platform::{lang as lang_data, later, panic_panel, url};
+use crate::platform::{first_frame, lang as lang_data, later, panic_panel, url};
 use crate::ui::field::{Input, Problem};
 use crate::ui::locale::{locale, provide_locale};
 use crate::ui::text::t;
@@ -92,6 +92,9 @@ pub fn App() -> impl IntoView {
         last_good.with(|g| g.as_ref().is_some_and(|(_, e)| e.model.is_some()))
     });
     let settled = later::settled();
+    // The inputs column follows the first frame (`platform/first_frame.rs`); a language switch,
+    // which builds the page again, builds it at once.
+    let inputs_built = first_frame::after_first_frame();
     let pasted = RwSignal::new(String::new());
     let tab = RwSignal::new(None::<u8>);
     let copied = RwSignal::new(false);
@@ -145,7 +148,9 @@ pub fn App() -> impl IntoView {
                     </Show>
                 </p>
                 <main class="layout">
-                    <Inputs form=form problems=problems estimate=shown.into() />
+                    <Show when=move || inputs_built.get() fallback=|| view! { <section class="inputs"></section> }>
+                        <Inputs form=form problems=problems estimate=shown.into() />
+                    </Show>
                     <section class="answer" id="answer" tabindex="-1" aria-label=t(l, Key::AnswerAria)>
                         <Show when=stale>
                             <p class="note" data-testid="stale">{t(l, Key::StaleNote)}</p>
