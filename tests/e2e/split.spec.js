@@ -147,9 +147,9 @@ test('the data only the rest reads ships in the rest: the primary holds the firs
 
 // Views the profile covers and serving views it does not (several cards, a hybrid model, a custom
 // card, an answer that does not fit): the answer built before the rest is in must read exactly as
-// it does once the rest is in. The sections below the verdict that are built only then (limits and
-// chart, recommendation with offers, rules of thumb: `answer/sections.rs`) are left out of the
-// comparison, and must be there once the rest is in. Data moved to the rest by mistake (tools/postbuild/cold-data.js)
+// it does once the rest is in. What follows the rest (the fixes, the limits and chart, the
+// recommendation with offers, the rules of thumb: `answer/sections.rs`, `workload/form.rs`) is left
+// out of the comparison, and must be there once the rest is in. Data moved to the rest by mistake (tools/postbuild/cold-data.js)
 // would read as zeros there: an empty text, a wrong number.
 for (const query of [
   '?lang=en',
@@ -170,7 +170,7 @@ for (const query of [
     await page.goto(`./${query}`);
     const answer = page.locator('section.answer').first();
     await expect(page.locator('[data-testid=verdict], [data-testid=embed]').first()).toBeVisible();
-    const LATER = '.guidance, [data-testid=limits], [data-testid=generation-limits], [data-testid=recommendation], [data-testid=rules]';
+    const LATER = '.guidance, [data-testid=fixes], [data-testid=fixes-pending], [data-testid=limits], [data-testid=generation-limits], [data-testid=recommendation], [data-testid=rules]';
     const text = () => answer.evaluate((el, later) => {
       const copy = el.cloneNode(true);
       for (const part of copy.querySelectorAll(later)) part.remove();
@@ -178,6 +178,7 @@ for (const query of [
     }, LATER);
     const before = await text();
     const early = await restMark(page);
+    const pendingBefore = await answer.getByTestId('fixes-pending').count();
     release();
     await expect.poll(() => restMark(page)).not.toBeNull();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -185,8 +186,46 @@ for (const query of [
     expect(before).toMatch(/\d/);
     await expect(answer.locator('[data-testid=recommendation]')).toBeVisible();
     if (!query.startsWith('?embed=1')) await expect(answer.locator('[data-testid=limits]')).toBeVisible();
+    // A plan that does not fit: one line holds the place of its fixes until they arrive with the
+    // rest (each of these views has some).
+    if (/does_not_fit/.test(await answer.getByTestId('verdict').first().getAttribute('class'))) {
+      if (early === null) expect(pendingBefore).toBe(1);
+      await expect(answer.getByTestId('fix').first()).toBeVisible();
+    }
+    await expect(answer.getByTestId('fixes-pending')).toHaveCount(0);
     // A profiled view built it without the rest at all (the others load it on demand for code, as
     // before the data moved).
     if (query === '?lang=en' || query.startsWith('?embed=1')) expect(early).toBeNull();
   });
 }
+
+// On a phone the answer is first on screen but after the inputs in the document: what arrives with
+// the rest (the fixes in place of their placeholder, the limits and the recommendation above the
+// inputs) must not move what the user is reading. Without `overflow-anchor: none` on the inputs
+// and the placeholder (style.css), Chromium anchored the scroll to the inputs and the view jumped
+// two thousand pixels down to the offers.
+test.describe(() => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('on a phone, what arrives with the rest does not move the warnings being read', async ({ page }) => {
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/*_rest.wasm', async (route) => {
+      if (route.request().resourceType() === 'fetch') await held;
+      await route.continue();
+    });
+    await page.goto('./?lang=en&model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090');
+    await expect(page.getByTestId('fixes-pending')).toBeVisible();
+    const warning = page.getByTestId('warnings').locator('li').first();
+    // The pending line and the warnings in view, as someone reading the answer has them.
+    await page.getByTestId('fixes-pending').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const top = () => warning.evaluate((el) => el.getBoundingClientRect().top);
+    const before = await top();
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(844);
+    release();
+    await expect(page.getByTestId('fix').first()).toBeAttached();
+    await expect(page.getByTestId('recommendation')).toBeAttached();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(Math.abs((await top()) - before)).toBeLessThan(4);
+  });
+});

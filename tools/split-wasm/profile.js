@@ -17,7 +17,7 @@ const { normalise } = require('../postbuild/names');
 const ROOT = path.resolve(__dirname, '../..');
 
 /** The views whose first answer must not wait for the rest: the default page, each language, a
- * model that does not fit its card (the fixes), and the embed widget. Links to the other
+ * model that does not fit its card (its fixes follow the rest), and the embed widget. Links to the other
  * workloads and engines load the rest at once (their first answer ≈ the whole wasm's; their query
  * keys are REST_FIRST in tools/postbuild/loader.js). */
 const SCENARIOS = [

@@ -180,8 +180,23 @@ pub use estimate::training_replay;
 pub use workloads::training::replay::ReplayPeak;
 
 /// Estimates a scenario; when the plan is tight or does not fit, `fixes` lists the cheap changes
-/// that help, each evaluated by the core.
+/// that help, each evaluated by the core. The same as [`estimate_without_fixes`] followed by
+/// [`add_fixes`].
 pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+    let mut e = estimate_without_fixes(scenario)?;
+    add_fixes(scenario, &mut e);
+    Ok(e)
+}
+
+/// Everything [`estimate`] returns but the fixes (`fixes` is empty). The page shows this first
+/// and adds the fixes once the rest of its code is in: the fix search estimates the scenario
+/// again for each change it tries, and its code is not part of the first download.
+pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
+    estimate::estimate_without_fixes(scenario)
+}
+
+/// Fills `e.fixes` for the scenario `e` was estimated from (by [`estimate_without_fixes`]).
+pub fn add_fixes(scenario: &Scenario, e: &mut Estimate) {
     // A pasted config keeps what the reader uses: the fix search copies the scenario once per
     // change it tries, and a config carrying a million-entry table made every estimate slow.
     let compacted;
@@ -195,7 +210,5 @@ pub fn estimate(scenario: &Scenario) -> Result<Estimate, ScenarioError> {
         }
         _ => scenario,
     };
-    let mut e = estimate::estimate_without_fixes(scenario)?;
-    e.fixes = estimate::fixes::search(scenario, &e);
-    Ok(e)
+    e.fixes = estimate::fixes::search(scenario, e);
 }

@@ -263,7 +263,6 @@ english! {
             SpecNone => "none",
             SpecMtp => "the model's MTP layers",
             SpecTokens => "Proposed tokens per step",
-            FixNoSpec => "without speculative decoding",
             SecondCardLabel => "Second card type in the same machine",
             SecondCardNone => "none",
             SecondCountLabel => "Cards of the second type",
@@ -272,10 +271,12 @@ english! {
             PerCardLimit => "sets the limit",
             KvGibAllCards => "KV cache: {gib} GiB over all cards",
             BusyRest => "Loading the rest of the app…",
+            BusyFixes => "Looking for what would make it fit…",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
     /// configs, the guidance sections, the file panel.
     later {
+            FixNoSpec => "without speculative decoding",
             LimitsTitle => "Limits on {plan}",
             MaxContext => "Largest context per sequence that fits: {value}",
             NoneFits => "none fits",

@@ -8,7 +8,7 @@ use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{t, verdict_icon, verdict_word};
 use leptos::prelude::*;
-use vramfit_core::{Change, Engine, Fix, Offload, PipelinePartFormat};
+use vramfit_core::{Change, Engine, Fix, Offload, PipelinePartFormat, Verdict};
 use vramfit_i18n::{fixed, Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
@@ -88,15 +88,28 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
     }
 }
 
-/// The fixes of `e`, if any, as links that load each changed scenario.
+/// The fixes of `e`, if any, as links that load each changed scenario. A first answer comes
+/// without them (`Live` in `workload/form.rs`): until the rest of the code is in, a plan that
+/// does not fit says one line where they will be, so they arrive without pushing the warnings
+/// far down.
 #[component]
 pub fn Fixes(
     /// The estimate shown.
     e: Shown,
 ) -> impl IntoView {
     let l = locale();
+    let settled = crate::platform::later::settled();
+    let pending = part(e, move |e| {
+        let fits = e.plan.as_ref().is_some_and(|p| p.verdict == Verdict::Fits);
+        (!fits && e.fixes.is_empty() && !settled.get()).then_some(())
+    });
     let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));
-    move || {
+    let waiting = move || {
+        pending.get().map(|()| {
+            view! { <p class="busy fixes-pending" data-testid="fixes-pending">{t(l, Key::BusyFixes)}</p> }
+        })
+    };
+    let shown = move || {
         erased(fixes.get().map(|fixes| {
             view! {
                 <div class="fixes" data-testid="fixes">
@@ -121,5 +134,6 @@ pub fn Fixes(
                 </div>
             }
         }))
-    }
+    };
+    view! { {waiting} {shown} }
 }

@@ -450,9 +450,12 @@ impl Live {
             }
             form.scenario()
         });
+        // The first answer comes without its fixes: the fix search and its code follow with the
+        // rest (added below once it is in), as the sections below the verdict do.
         crate::platform::timing::mark("vramfit:estimate-start");
-        let first = vramfit_core::estimate(initial).ok();
+        let first = vramfit_core::estimate_without_fixes(initial).ok();
         crate::platform::timing::mark("vramfit:estimated");
+        let mut fixed = false;
         let last_good = RwSignal::new(first.map(|e| (initial.clone(), e)));
         let waiting = RwSignal::new(false);
         // An edit before the rest of the code is in may need it: wait for the one download (this
@@ -471,10 +474,19 @@ impl Live {
                 Ok(s) => {
                     if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
                         waiting.set(false);
+                        if ready && !fixed {
+                            fixed = true;
+                            last_good.update(|g| {
+                                if let Some((s, e)) = g {
+                                    vramfit_core::add_fixes(s, e);
+                                }
+                            });
+                        }
                     } else if !ready {
                         wait();
                     } else {
                         waiting.set(false);
+                        fixed = true;
                         if let Ok(e) = vramfit_core::estimate(&s) {
                             last_good.set(Some((s, e)));
                         }
