@@ -41,6 +41,10 @@ const counterDir = args.counter ? path.resolve(args.counter) : null;
 // first element in its root (`--peer-ready`, default `#root > *`). Its requests to other origins
 // (analytics) are aborted, as every page here has no network.
 const [peerName, peerPath] = args.peer ? args.peer.split('=') : [null, null];
+if (args.peer && (!peerName || !peerPath || ['ref', 'counter', 'before', 'after'].includes(peerName))) {
+  console.error(`--peer wants NAME=DIR, NAME not ref, counter, before or after (got ${args.peer})`);
+  process.exit(2);
+}
 const peerDir = peerPath ? path.resolve(peerPath) : null;
 const peerReady = args['peer-ready'] || '#root > *';
 

@@ -21,6 +21,8 @@ const query = process.argv[3] || '';
     const page = await browser.newPage({ viewport: s.viewport, colorScheme: s.colorScheme });
     await page.goto(url);
     await page.waitForSelector('[data-testid=verdict]');
+    // What follows the verdict once the rest of the code is in (platform/later.rs).
+    await page.waitForLoadState('networkidle');
     await page.screenshot({ path: path.join(out, `${s.name}.png`), fullPage: !!s.fullPage });
     await page.close();
   }

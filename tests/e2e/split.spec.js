@@ -229,3 +229,27 @@ test.describe(() => {
     expect(Math.abs((await top()) - before)).toBeLessThan(4);
   });
 });
+
+// The fixes belong to the answer on screen: they arrive with the rest even when the fields hold
+// something else at that moment (here a value being typed that is not a number yet), and stay
+// when the field is back to what the answer was for. Before, the answer kept no fixes until a
+// different valid scenario was estimated.
+test('the fixes arrive with the rest while a field holds an unfinished edit', async ({ page }) => {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*_rest.wasm', async (route) => {
+    if (route.request().resourceType() === 'fetch') await held;
+    await route.continue();
+  });
+  await page.goto('./?lang=en&model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090');
+  await expect(page.getByTestId('fixes-pending')).toBeVisible();
+  await page.getByTestId('ctx').fill('32k7');
+  await expect(page.getByTestId('err-ctx')).not.toHaveText('');
+  release();
+  await expect(page.getByTestId('fix').first()).toBeVisible();
+  await expect(page.getByTestId('fixes-pending')).toHaveCount(0);
+  await page.getByTestId('ctx').fill('32768');
+  await expect(page.getByTestId('err-ctx')).toHaveText('');
+  await expect(page.getByTestId('fix').first()).toBeVisible();
+  await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
+});

@@ -68,9 +68,9 @@ pub fn text(k: Key) -> &'static str {
 }
 
 english! {
-    /// The texts a first answer can show: the page's frame, the serving form and every part of a
-    /// serving answer (verdicts, components, warnings, the plan, limits, the recommendation),
-    /// whichever model, card and count it is for.
+    /// The texts a first answer can show: the page's frame, the serving form and the parts of a
+    /// serving answer built before the rest of the code is in (verdicts, components, warnings,
+    /// the plan, speed and price), whichever model, card and count it is for.
     first {
             Tagline => "GPU memory budget, computed in your browser. Nothing leaves this page.",
             Footer => "Estimates, not guarantees: measure the configuration you will run (peak allocated and reserved memory, and nvidia-smi) before you commit.",
@@ -238,9 +238,6 @@ english! {
             RankPrice => "price per hour",
             RankCostPerToken => "cost per million tokens",
             RankSpeed => "speed",
-            AvailCloud => "cloud",
-            AvailMarketplace => "marketplace",
-            AvailBuy => "to buy",
             RankLabel => "Rank plans by",
             ReachLabel => "Cards from",
             ReachCloud => "clouds",
@@ -274,8 +271,12 @@ english! {
             BusyFixes => "Looking for what would make it fit…",
     }
     /// Every other text: the other workloads' and the engines' inputs and answers, pasted
-    /// configs, the guidance sections, the file panel.
+    /// configs, what follows the verdict once the rest is in (fixes, limits and chart,
+    /// recommendation and offers, rules of thumb), the guidance sections, the file panel.
     later {
+            AvailCloud => "cloud",
+            AvailMarketplace => "marketplace",
+            AvailBuy => "to buy",
             FixNoSpec => "without speculative decoding",
             LimitsTitle => "Limits on {plan}",
             MaxContext => "Largest context per sequence that fits: {value}",

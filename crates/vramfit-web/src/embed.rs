@@ -231,6 +231,7 @@ fn SelectField(
 
 /// Answers `{type: "vramfit:get"}` from any window with the current scenario and estimate.
 fn answer_messages(last_good: RwSignal<Option<(Scenario, Estimate)>>) {
+    let settled = crate::platform::later::settled();
     // For the page's life: the handle is never removed.
     let _ = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
         let kind = js_sys::Reflect::get(&ev.data(), &"type".into())
@@ -243,7 +244,15 @@ fn answer_messages(last_good: RwSignal<Option<(Scenario, Estimate)>>) {
             return;
         };
         let msg = last_good
-            .try_with_untracked(|g| js_api::state_message(g.as_ref()))
+            .try_with_untracked(|g| match g {
+                // Before the rest of the code is in, the answer on screen has no fixes yet
+                // (`Live`): the reply carries the whole estimate, as the JS API's does.
+                Some((s, _)) if !settled.get_untracked() => {
+                    let whole = vramfit_core::estimate(s).ok().map(|e| (s.clone(), e));
+                    js_api::state_message(whole.as_ref())
+                }
+                _ => js_api::state_message(g.as_ref()),
+            })
             .unwrap_or_else(|| js_api::state_message(None));
         // A cross-origin WindowProxy fails `instanceof Window`; postMessage works on it.
         let target: web_sys::Window = source.unchecked_into();

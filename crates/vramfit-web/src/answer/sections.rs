@@ -32,13 +32,13 @@ where
     Memo::new(move |_| e.with(|e| e.as_ref().and_then(&pick)))
 }
 
-/// The answer. The verdict with its bar, table and fixes, what the engine reports and the
-/// warnings come first; the limits with the chart, the recommendation with the offers and the
-/// rules of thumb follow once the rest of the code is in (`platform/later.rs`), so their code
-/// is not part of what a first answer downloads. They sit below the verdict, and a user's first
-/// input normally finds the rest loaded already. On a phone they arrive above the inputs; a
-/// browser with scroll anchoring keeps what is on screen in place, and the rest is fetched when
-/// the page is first idle, before most first scrolls.
+/// The answer. The verdict with its bar and table, what the engine reports and the warnings come
+/// first; the fixes (`answer/fixes.rs`), the limits with the chart, the recommendation with the
+/// offers and the rules of thumb follow once the rest of the code is in (`platform/later.rs`),
+/// so their code is not part of what a first answer downloads. A user's first input normally
+/// finds the rest loaded already. On a phone they arrive above the inputs (which come first in
+/// the document): the inputs may not anchor the scroll (`overflow-anchor` in style.css), so what
+/// is being read stays in place.
 #[component]
 pub fn Answer(
     /// The estimate shown.
@@ -353,7 +353,8 @@ fn shown_warnings(e: &Estimate, essential: bool) -> (Vec<Warning>, bool, bool) {
     (shown, training, serving)
 }
 
-/// The model line, the plan with its verdict (or that nothing fits) and the fixes: the first
+/// The model line, the plan with its verdict (or that nothing fits) and the fixes (once the rest
+/// of the code is in): the first
 /// things the answer shows, in the full app and in the widget.
 #[component]
 pub fn Headline(

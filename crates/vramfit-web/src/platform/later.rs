@@ -1,6 +1,7 @@
 //! Parts of the page that are built once the rest of the app's code is in: what a
-//! first answer does not show — the sections below the answer (acceptance test, measuring,
-//! questions) and the inside of closed panels (reading your own files). Their code then lives in
+//! first answer does not show — what follows the verdict (fixes, limits and chart,
+//! recommendation and offers, rules of thumb), the sections below the answer (acceptance test,
+//! measuring, questions) and the inside of closed panels (reading your own files). Their code then lives in
 //! the rest module of the split wasm (tools/split-wasm), not in the primary one the first answer
 //! waits for.
 //!

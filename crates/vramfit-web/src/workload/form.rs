@@ -467,6 +467,16 @@ impl Live {
         };
         Effect::new(move |_| {
             let ready = settled.get();
+            // Once the rest is in, the answer on screen gets its fixes, whatever the fields hold
+            // now (an edit that follows replaces it with a whole estimate).
+            if ready && !fixed {
+                fixed = true;
+                last_good.update(|g| {
+                    if let Some((s, e)) = g {
+                        vramfit_core::add_fixes(s, e);
+                    }
+                });
+            }
             match draft.get() {
                 // A workload whose fields wait for the rest.
                 Err(problems) if problems.is_empty() => wait(),
@@ -474,19 +484,10 @@ impl Live {
                 Ok(s) => {
                     if last_good.with_untracked(|g| g.as_ref().is_some_and(|(old, _)| *old == s)) {
                         waiting.set(false);
-                        if ready && !fixed {
-                            fixed = true;
-                            last_good.update(|g| {
-                                if let Some((s, e)) = g {
-                                    vramfit_core::add_fixes(s, e);
-                                }
-                            });
-                        }
                     } else if !ready {
                         wait();
                     } else {
                         waiting.set(false);
-                        fixed = true;
                         if let Ok(e) = vramfit_core::estimate(&s) {
                             last_good.set(Some((s, e)));
                         }
