@@ -102,7 +102,10 @@ pub fn Fixes(
     let pending = part(e, move |e| {
         // Only where it does not fit: the line says "what would make it fit" (a tight plan's
         // fixes, which widen its headroom, arrive without it).
-        let over = e.plan.as_ref().is_none_or(|p| p.verdict == Verdict::DoesNotFit);
+        let over = e
+            .plan
+            .as_ref()
+            .is_none_or(|p| p.verdict == Verdict::DoesNotFit);
         (over && e.fixes.is_empty() && !settled.get()).then_some(())
     });
     let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));
