@@ -25,6 +25,18 @@ function wasmRequests(page) {
   return files;
 }
 
+/** Holds the background load of the rest (a fetch) until the returned function is called; an
+ * on-demand load (a synchronous request) is not held. */
+async function holdBackgroundRest(page) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*_rest.wasm', async (route) => {
+    if (route.request().resourceType() === 'fetch') await held;
+    await route.continue();
+  });
+  return release;
+}
+
 const restMark = (page) => page.evaluate(() => {
   const m = performance.getEntriesByName('vramfit:rest', 'mark')[0];
   return m ? { at: m.startTime, how: m.detail } : null;
@@ -160,13 +172,7 @@ for (const query of [
   '?embed=1&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090',
 ]) {
   test(`an answer built before the rest is in reads as it does after (${query})`, async ({ page }) => {
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route('**/*_rest.wasm', async (route) => {
-      // The background load (a fetch) is held; an on-demand one (a synchronous request) is not.
-      if (route.request().resourceType() === 'fetch') await held;
-      await route.continue();
-    });
+    const release = await holdBackgroundRest(page);
     await page.goto(`./${query}`);
     const answer = page.locator('section.answer').first();
     await expect(page.locator('[data-testid=verdict], [data-testid=embed]').first()).toBeVisible();
@@ -207,12 +213,7 @@ for (const query of [
 test.describe(() => {
   test.use({ viewport: { width: 390, height: 844 } });
   test('on a phone, what arrives with the rest does not move the warnings being read', async ({ page }) => {
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route('**/*_rest.wasm', async (route) => {
-      if (route.request().resourceType() === 'fetch') await held;
-      await route.continue();
-    });
+    const release = await holdBackgroundRest(page);
     await page.goto('./?lang=en&model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090');
     await expect(page.getByTestId('fixes-pending')).toBeVisible();
     const warning = page.getByTestId('warnings').locator('li').first();
@@ -235,12 +236,7 @@ test.describe(() => {
 // when the field is back to what the answer was for. Before, the answer kept no fixes until a
 // different valid scenario was estimated.
 test('the fixes arrive with the rest while a field holds an unfinished edit', async ({ page }) => {
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route('**/*_rest.wasm', async (route) => {
-    if (route.request().resourceType() === 'fetch') await held;
-    await route.continue();
-  });
+  const release = await holdBackgroundRest(page);
   await page.goto('./?lang=en&model=qwen3-8b&weights=bf16&ctx=32768&seqs=4&gpu=rtx-4090');
   await expect(page.getByTestId('fixes-pending')).toBeVisible();
   await page.getByTestId('ctx').fill('32k7');

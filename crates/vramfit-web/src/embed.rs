@@ -170,7 +170,7 @@ fn EmbedInputs(
         }
         "gpu" => {
             let mut options: Vec<(String, String)> = std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g))))
+                .chain(catalog::all_gpus().map(|g| (g.id.to_string(), text::card_option(g))))
                 .collect();
             if form.gpu.get_untracked() == GPU_CUSTOM {
                 options.push((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()));

@@ -6,9 +6,11 @@ use crate::answer::sections::{erased, part, Shown};
 use crate::platform::url;
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
-use crate::ui::text::{t, verdict_icon, verdict_word};
+use crate::ui::text::{self, t, verdict_icon, verdict_word};
 use leptos::prelude::*;
-use vramfit_core::{Change, Engine, Fix, Offload, PipelinePartFormat, Verdict};
+use vramfit_core::{
+    Change, Checkpointing, Engine, Fix, Method, Optimizer, PipelinePartFormat, Sharding, Verdict,
+};
 use vramfit_i18n::{fixed, Key, Locale};
 
 /// The label of one fix: its change, and the engine fraction it also sets, if any.
@@ -46,34 +48,30 @@ fn change_label(l: Locale, change: &Change, fix: &Fix) -> String {
         Change::GpuLayers { layers } => field(Key::LlamaNgl, &layers.to_string()),
         Change::Gpus { count } => field(Key::CountLabel, &count.to_string()),
         Change::Card { gpu, count } => {
-            let name = crate::ui::text::gpu_name(gpu);
+            let name = text::gpu_name(gpu);
             field(Key::CardLabel, &format!("{count} × {name}"))
         }
-        Change::Checkpointing => field(Key::CheckpointingLabel, t(l, Key::CkptFull)),
-        Change::Optimizer8bit => field(Key::OptimizerLabel, t(l, Key::OptAdamw8bit)),
+        Change::Checkpointing => field(
+            Key::CheckpointingLabel,
+            text::checkpointing(l, Checkpointing::Full),
+        ),
+        Change::Optimizer8bit => field(
+            Key::OptimizerLabel,
+            text::optimizer(l, Optimizer::Adamw8bit),
+        ),
         Change::ChunkedLoss => format!("{} + {}", t(l, Key::ChunkedLoss), t(l, Key::Compiled)),
-        Change::Lora => field(Key::TrainMethod, t(l, Key::MethodLora)),
-        Change::Qlora => field(Key::TrainMethod, t(l, Key::MethodQlora)),
+        Change::Lora => field(Key::TrainMethod, text::method(l, Method::Lora)),
+        Change::Qlora => field(Key::TrainMethod, text::method(l, Method::Qlora)),
         Change::Zero3 { count } => field(
             Key::ShardingLabel,
-            &format!("{} × {count}", t(l, Key::ShardZero3)),
+            &format!("{} × {count}", text::sharding(l, Sharding::Zero3)),
         ),
         Change::MicroBatch { micro_batch } => field(Key::MicroBatch, &micro_batch.to_string()),
         Change::VaeTiling => t(l, Key::VaeTiling).to_string(),
         Change::DenoiserFp8 => field(Key::DenoiserFormat, PipelinePartFormat::Fp8.id()),
         Change::DenoiserBf16 => field(Key::DenoiserFormat, PipelinePartFormat::Bf16.id()),
         Change::DropT5 => t(l, Key::DropT5).to_string(),
-        Change::Offload { mode } => field(
-            Key::OffloadLabel,
-            t(
-                l,
-                match mode {
-                    Offload::None => Key::OffloadNone,
-                    Offload::Model => Key::OffloadModel,
-                    Offload::Sequential => Key::OffloadSequential,
-                },
-            ),
-        ),
+        Change::Offload { mode } => field(Key::OffloadLabel, text::offload(l, *mode)),
         Change::ImageSize { side } => format!(
             "{} × {}: {side} × {side} px",
             t(l, Key::WidthLabel),
@@ -102,10 +100,7 @@ pub fn Fixes(
     let pending = part(e, move |e| {
         // Only where it does not fit: the line says "what would make it fit" (a tight plan's
         // fixes, which widen its headroom, arrive without it).
-        let over = e
-            .plan
-            .as_ref()
-            .is_none_or(|p| p.verdict == Verdict::DoesNotFit);
+        let over = e.verdict == Verdict::DoesNotFit;
         (over && e.fixes.is_empty() && !settled.get()).then_some(())
     });
     let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));

@@ -54,13 +54,12 @@ const SETTLE: Duration = Duration::from_millis(300);
 pub fn replace_soon(s: &Scenario, lang: Locale) {
     let q = query_string(s, lang);
     PENDING.with(|p| *p.borrow_mut() = Some(q));
+    // Once: a write when the page is left (reload, back) as well.
+    ON_HIDE.call_once(|| {
+        window_event_listener(leptos::ev::pagehide, |_| flush());
+    });
     TIMER.with(|t| {
-        let mut t = t.borrow_mut();
-        let wait = t.get_or_insert_with(|| {
-            // Once: a write when the page is left (reload, back) as well.
-            window_event_listener(leptos::ev::pagehide, |_| flush());
-            None
-        });
+        let mut wait = t.borrow_mut();
         if let Some(h) = wait.take() {
             h.clear();
         }
@@ -68,11 +67,14 @@ pub fn replace_soon(s: &Scenario, lang: Locale) {
     });
 }
 
+/// Adds the page-hide listener of [`replace_soon`] once.
+static ON_HIDE: std::sync::Once = std::sync::Once::new();
+
 thread_local! {
     /// The newest query waiting for [`replace_soon`]'s timer.
     static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    /// The wait now running (`Some(None)` once the page-hide listener is in and no wait runs).
-    static TIMER: std::cell::RefCell<Option<Option<TimeoutHandle>>> = const { std::cell::RefCell::new(None) };
+    /// The wait now running.
+    static TIMER: std::cell::RefCell<Option<TimeoutHandle>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Writes a query [`replace_soon`] still holds now (before the link is copied, when the page is

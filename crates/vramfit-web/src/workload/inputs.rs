@@ -38,6 +38,8 @@ pub fn Inputs(
     // The other workloads' fields are code the first answer does not run: before the rest of the
     // app is in, a busy sign stands in for them (the rest is loading; `Live` waits for it too).
     let settled = crate::platform::later::settled();
+    let busy =
+        move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> };
     // The model the fields name, read once per change of the model or the pasted config (the
     // proposer list and the MTP choice both read it).
     let model_arch = Memo::new(move |_| form.model_arch());
@@ -176,22 +178,22 @@ pub fn Inputs(
                 <EngineInputs form=form.engine problems=problems moe=Signal::derive(move || estimate.with(|e| e.as_ref().and_then(|e| e.model.as_ref()).is_some_and(|m| m.arch.moe.is_some()))) />
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Train>
-                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                <Show when=move || settled.get() fallback=busy>
                     <TrainInputs form=form.train problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateImage>
-                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                <Show when=move || settled.get() fallback=busy>
                     <GenInputs form=form.image video=false problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::GenerateVideo>
-                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                <Show when=move || settled.get() fallback=busy>
                     <GenInputs form=form.video video=true problems=problems />
                 </Show>
             </Show>
             <Show when=move || form.workload.get() == WorkloadKind::Custom>
-                <Show when=move || settled.get() fallback=move || view! { <p class="busy" data-testid="busy-inputs">{t(l, Key::BusyRest)}</p> }>
+                <Show when=move || settled.get() fallback=busy>
                     <CustomInputs form=form.custom problems=problems />
                 </Show>
             </Show>
@@ -201,7 +203,7 @@ pub fn Inputs(
                 <select id="gpu" data-testid="gpu" on:change=move |ev| form.gpu.set(event_target_value(&ev))
                     inner_html=move || options_html(
                         std::iter::once((GPU_RECOMMEND.to_string(), t(l, Key::RecommendCard).to_string()))
-                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g))))
+                            .chain(catalog::all_gpus().map(|g| (g.id.to_string(), text::card_option(g))))
                             .chain(std::iter::once((GPU_CUSTOM.to_string(), t(l, Key::OtherCard).to_string()))),
                         &form.gpu.get(),
                     )>
@@ -223,7 +225,7 @@ pub fn Inputs(
                             <select id="gpu2" data-testid="gpu2" on:change=move |ev| form.gpu2.set(event_target_value(&ev))
                                 inner_html=move || options_html(
                                     std::iter::once((String::new(), t(l, Key::SecondCardNone).to_string()))
-                                        .chain(catalog::all_gpus().map(|g| (g.id.to_string(), crate::ui::text::card_option(g)))),
+                                        .chain(catalog::all_gpus().map(|g| (g.id.to_string(), text::card_option(g)))),
                                     &form.gpu2.get(),
                                 )>
                             </select>
@@ -236,7 +238,7 @@ pub fn Inputs(
                 <Show when=move || form.gpu.get() == GPU_RECOMMEND>
                     <div class="row">
                         <SelectField id="rank" label=t(l, Key::RankLabel) value=form.rank
-                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), crate::ui::text::rank_name(l, r))).collect() />
+                            options=RecommendBy::ALL.into_iter().map(|r| (r.id(), text::rank_name(l, r))).collect() />
                         <SelectField id="reach" label=t(l, Key::ReachLabel) value=form.reach
                             options=Availability::ALL.into_iter().map(|a| (a.id(), reach_name(l, a))).collect() />
                     </div>
@@ -295,7 +297,7 @@ fn PriceField(
     });
     move || {
         card.get().map(|id| {
-            let name = crate::ui::text::gpu_name(id);
+            let name = text::gpu_name(id);
             let reference = catalog::market(id).and_then(|m| m.usd_per_hour);
             let hint = match reference {
                 Some(p) => f(l, Key::PriceHint, &[("usd", &l.decimal(p, 2))]),
