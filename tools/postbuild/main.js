@@ -27,6 +27,16 @@ const { writeManifest } = require('./manifest');
 
 const KEEP = path.resolve(__dirname, '../split-wasm/keep.txt');
 
+/** The list of functions to keep that `VRAMFIT_KEEP` names instead of keep.txt, or undefined.
+ * tools/split-reach writes such a list (what a split declared in the source would keep), so that
+ * its first module can be built and weighed like the profiled one. */
+function keepFromEnv(env) {
+  const file = env.VRAMFIT_KEEP;
+  if (!file) return undefined;
+  if (!fs.existsSync(file)) throw new Error(`VRAMFIT_KEEP names ${file}, which does not exist`);
+  return fs.readFileSync(file, 'utf8');
+}
+
 /** Whether `tool` runs (it is on PATH). */
 function onPath(tool) {
   try {
@@ -41,7 +51,7 @@ function onPath(tool) {
  * Rewrites the build in `staging`. Options (each defaults to what Trunk and scripts/env.sh give):
  * `release` (TRUNK_PROFILE=release), `mode` (VRAMFIT_SPLIT: on, off, names), `linkMap`
  * (VRAMFIT_LINK_MAP), `has(tool)` (whether a tool is on PATH), `terser` (the module, or null),
- * `keep` (keep.txt's text), `say(line)` (what the build prints). Returns what it did:
+ * `keep` (keep.txt's text, or the file VRAMFIT_KEEP names), `say(line)` (what the build prints). Returns what it did:
  * { app: false } for another page, else { app: true, split, whole (why, when whole), files }.
  */
 async function postBuild(staging, {
@@ -50,7 +60,7 @@ async function postBuild(staging, {
   linkMap = process.env.VRAMFIT_LINK_MAP,
   has = onPath,
   terser = undefined,
-  keep = undefined,
+  keep = keepFromEnv(process.env),
   say = (line) => console.warn(`tools/postbuild: ${line}`),
 } = {}) {
   // Trunk's file hash is a u64 in hex without leading zeros: 1–16 digits.
@@ -107,13 +117,16 @@ async function rewrite(staging, wasmName, { mode, linkMap, has, terser, keep, sa
 
   const kb = (b) => `${(b.length / 1024).toFixed(0)} KiB`;
   const missing = wanted.size - split.found.size;
+  // A list from tools/split-reach names functions the optimiser later inlines: not a stale profile.
+  const list = keep === undefined ? 'keep.txt' : 'the list';
+  const gone = keep === undefined ? 'gone: rerun tools/split-wasm/profile.js' : 'not in this build (inlined or gone)';
   console.log(`tools/postbuild: kept ${split.kept} of ${split.defined} functions `
-    + `(${split.found.size} of keep.txt's ${wanted.size} names found${missing ? `; ${missing} gone: rerun tools/split-wasm/profile.js` : ''}); `
+    + `(${split.found.size} of ${list}'s ${wanted.size} names found${missing ? `; ${missing} ${gone}` : ''}); `
     + `primary ${kb(primary)}, rest ${kb(split.rest)}; ${(split.moved / 1024).toFixed(0)} KiB of data moved to the rest`);
   return { split: true };
 }
 
-module.exports = { postBuild, onPath };
+module.exports = { postBuild, onPath, keepFromEnv };
 
 if (require.main === module) {
   const staging = process.env.TRUNK_STAGING_DIR;

@@ -4,10 +4,22 @@ split *declared in the source* would keep in the first module. It reads the link
 relocations show -- direct calls, function pointers (table indices in code), data that names
 functions (vtables) or other data -- from the module's exports, and does not enter a function
 whose demangled path contains a line of BOUNDARIES (the declared split points). It prints the
-share of code bytes reachable, and with a third argument the largest reachable modules.
+share of code bytes reachable; `--by-module`, the largest reachable modules; `--keep-list FILE`,
+the reachable functions' names as tools/split-wasm/keep.txt writes them, so that the first module a
+declared split would give can be built (`VRAMFIT_KEEP=FILE`, tools/postbuild) and weighed. Those
+names must be Rust's demangling, byte for byte, so that one needs `rustfilt` (cargo install
+rustfilt) on PATH.
 
-Usage: python3 tools/split-reach/reach.py LINKED.wasm [BOUNDARIES] [--by-module]"""
-import bisect, collections, re, sys
+Usage: python3 tools/split-reach/reach.py LINKED.wasm [BOUNDARIES] [--by-module] [--keep-list FILE]"""
+import bisect, collections, re, shutil, subprocess, sys
+
+args = sys.argv[1:]
+by_module = '--by-module' in args
+keep_list = args[args.index('--keep-list') + 1] if '--keep-list' in args else None
+args = [a for i, a in enumerate(args) if a != '--by-module' and a != '--keep-list'
+        and not (i > 0 and args[i - 1] == '--keep-list')]
+if not args:
+    sys.exit(__doc__)
 
 def leb(b, i):
     r = s = 0
@@ -29,8 +41,8 @@ def name(b, i):
     n, i = leb(b, i)
     return b[i:i+n].decode('utf8', 'replace'), i + n
 
-wasm = open(sys.argv[1], 'rb').read()
-bounds = [l.strip() for l in open(sys.argv[2])] if len(sys.argv) > 2 else []
+wasm = open(args[0], 'rb').read()
+bounds = [l.strip() for l in open(args[1])] if len(args) > 1 else []
 bounds = [x for x in bounds if x and not x.startswith('#')]
 i = 8
 sections = []  # (id, name, start, end, index)
@@ -90,7 +102,7 @@ for k in range(cnt):
     segs.append((i - data[2], i - data[2] + size, addr))
     i += size
 # names
-fnames = {}
+raw_names = fnames = {}
 s = sec(0, 'name')
 if s:
     i = s[2]; _, i = name(wasm, i)
@@ -209,7 +221,7 @@ total = sum(size.values())
 reach = sum(size[f] for t, f in seen if t == 'f' and f in size)
 print(f"relocs: code {nc}, data {nd}; functions {len(bodies)}, reachable {sum(1 for t,f in seen if t=='f' and f in size)}")
 print(f"code bytes: total {total}, reachable {reach} ({100*reach/total:.1f} %)")
-if len(sys.argv) > 3:
+if by_module:
     by = collections.Counter()
     for t, f in seen:
         if t == 'f' and f in size:
@@ -217,3 +229,20 @@ if len(sys.argv) > 3:
             m = re.search(r'(vramfit_\w+)::(\w+)(::\w+)?', nm)
             by[m.group(0) if m else nm[:40]] += size[f]
     for k, v in by.most_common(40): print(f"{v:9d} {k}")
+if keep_list:
+    if not shutil.which('rustfilt'):
+        sys.exit('--keep-list needs rustfilt on PATH (cargo install rustfilt)')
+    kept = sorted(f for t, f in seen if t == 'f' and f in size and f in raw_names)
+    out = subprocess.run(['rustfilt'], input='\n'.join(raw_names[f] for f in kept), capture_output=True,
+                         text=True, check=True).stdout.split('\n')
+    # As tools/postbuild/names.js normalises them: no crate disambiguators, hashes or .N suffixes.
+    def normalise(n):
+        n = re.sub(r'\[[0-9a-f]{6,}\]', '', n)
+        n = re.sub(r'::h[0-9a-f]{16}\b', '', n)
+        return re.sub(r'\.\d+$', '', n)
+    names = sorted({normalise(n) for n in out if n})
+    with open(keep_list, 'w') as f:
+        f.write(f'# What a split declared by {args[1] if len(args) > 1 else "no boundaries"} keeps '
+                '(tools/split-reach/reach.py); build with VRAMFIT_KEEP=this file.\n')
+        f.write(''.join(n + '\n' for n in names))
+    print(f"{len(names)} names written to {keep_list}")

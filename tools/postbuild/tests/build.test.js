@@ -6,7 +6,8 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
-const { postBuild, onPath } = require('../main');
+const os = require('os');
+const { postBuild, onPath, keepFromEnv } = require('../main');
 const { role, fnv1a, manifestOf, writeManifest, readManifest, FILE } = require('../manifest');
 const { singleFile } = require('../single-file');
 const { functionNames, sections, customName } = require('../wasm');
@@ -175,5 +176,16 @@ test('the single file: the page with the JS, the wasm, the icon and the language
   const script = html.match(/<script type="module">([\s\S]*?)<\/script>/)[1];
   assert.ok(csp.includes(`'sha256-${crypto.createHash('sha256').update(script).digest('base64')}'`));
   assert.match(script, /await init\(\{ module_or_path: bytes \}\);\n$/);
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('VRAMFIT_KEEP names another list of functions to keep; a missing file is an error, not keep.txt', () => {
+  assert.equal(keepFromEnv({}), undefined);
+  assert.equal(keepFromEnv({ VRAMFIT_KEEP: '' }), undefined);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vramfit-keep-'));
+  const file = path.join(dir, 'reach.txt');
+  fs.writeFileSync(file, '# declared\nvramfit_web::first\n');
+  assert.equal(keepFromEnv({ VRAMFIT_KEEP: file }), '# declared\nvramfit_web::first\n');
+  assert.throws(() => keepFromEnv({ VRAMFIT_KEEP: path.join(dir, 'nope.txt') }), /VRAMFIT_KEEP names .*nope\.txt, which does not exist/);
   fs.rmSync(dir, { recursive: true });
 });
