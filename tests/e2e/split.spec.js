@@ -126,6 +126,21 @@ test('an input before the rest has arrived waits for the one download with a bus
   await expect(page.getByTestId('verdict')).toContainText('RTX 4090');
 });
 
+test('leaving the page before the rest has arrived needs only the primary: a page being left may not load it', async ({ page }) => {
+  // Chromium refuses the synchronous request of an on-demand load while a page is dismissed, so
+  // code the page-hide listener runs in the rest would throw as the visitor leaves (and show the
+  // panic panel on a page kept for the back button). The listener writes the address bar.
+  const release = await holdBackgroundRest(page);
+  await page.goto('./?model=qwen3-8b&gpu=rtx-4090');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
+  expect(await restMark(page)).toBeNull();
+  await expect.poll(() => page.evaluate(() => location.search)).toContain('lang=en');
+  release();
+  await expect.poll(() => restMark(page)).not.toBeNull();
+  expect((await restMark(page)).how).toBe('background');
+});
+
 test('a rest that cannot be loaded when it is needed shows the panic panel, not a silent wrong page', async ({ page }) => {
   const errors = [];
   page.removeAllListeners('pageerror');

@@ -79,6 +79,10 @@ async function main() {
       if (query === '' || query.includes('gpu=')) {
         if (!query.includes('embed=')) await editBeforeTheRest(page);
       }
+      // Leaving the page before the rest is in: the page-hide listener runs during the page's
+      // dismissal, when Chromium refuses the synchronous request an on-demand load makes, so its
+      // code must be in the primary (vramfit-web's url.rs writes the address bar there).
+      await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
       const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
       let count = 0;
       for (const e of events) {
