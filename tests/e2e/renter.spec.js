@@ -122,3 +122,22 @@ test('vLLM --kv-cache-memory sets the pool, the command carries it, a bad size i
   await expect(page.getByTestId('err-kv_cache_memory')).not.toBeEmpty();
   await expect(page.getByTestId('kv_cache_memory')).toHaveValue('-3');
 });
+
+test('a card its software does not run on reads "will not run" with the reason, not "fits", and its fixes make it run', async ({ page }) => {
+  // FP8 weights on a Turing T4 under vLLM: the memory fits (13.45 of 14.56 GiB), the kernels do
+  // not exist; the offers' own list leaves the T4 out for the same reason.
+  await page.goto('./?model=llama-3.1-8b-instruct&weights=fp8&ctx=4096&seqs=1&gpu=t4&engine=%7B%22vllm%22%3A%7B%7D%7D&lang=en');
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toContainText('Will not run on 1 × NVIDIA Tesla T4 16GB: fp8 weights need');
+  await expect(verdict).not.toContainText('Fits');
+  await expect(page.getByTestId('verdict-bar')).toContainText('✖ will not run');
+  // No speed for what does not run; the price of the card stays.
+  await expect(page.getByTestId('speed')).toHaveCount(0);
+  await expect(page.getByText('Largest context per sequence that fits')).toHaveCount(0);
+  const fixes = page.getByTestId('fixes');
+  await expect(fixes).toContainText('What would make it run');
+  for (const text of await page.getByTestId('fix').allInnerTexts()) expect(text).not.toMatch(/^Weights: fp8/);
+  // The fix to a format the card runs leads to a page that says it fits.
+  await page.getByTestId('fix').filter({ hasText: 'Weights:' }).first().click();
+  await expect(verdict).toContainText('Fits on 1 × NVIDIA Tesla T4 16GB');
+});

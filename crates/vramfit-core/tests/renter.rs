@@ -182,3 +182,63 @@ fn bandwidth_and_links_move_decode_the_way_they_should() {
     let two = speed("rtx-3090", 2, r#"{"llama_cpp":{}}"#);
     assert!((two / one - 1.0).abs() < 0.05, "{one} vs {two}");
 }
+
+/// The verdict of the user's own card includes the software stack: memory that fits on a card
+/// its engine, formats or kernels do not run on is not a plan. The page would otherwise say
+/// "fits" above a list that leaves the same card out.
+#[test]
+fn the_users_own_card_does_not_fit_where_its_software_does_not_run() {
+    use vramfit_core::{Change, StackGap, Verdict, VerdictReason, Warning};
+    let on = |gpu: &str, weights: &str, engine: &str| {
+        est(&format!(
+            r#"{{"model":{{"catalog":"llama-3.1-8b-instruct"}},"weights":"{weights}","hardware":{{"gpu":"{gpu}"}},"engine":{{"{engine}":{{}}}},"workload":{{"inference":{{"context_tokens":4096,"sequences":1}}}}}}"#
+        ))
+    };
+    // FP8 on a Turing card: the memory fits (13 of 14.6 GiB), the kernels do not exist.
+    let t4 = on("t4", "fp8", "vllm");
+    let plan = t4.plan.as_ref().expect("the user's plan");
+    assert!(plan.per_gpu_bytes < plan.card.capacity_bytes);
+    assert_eq!(t4.verdict, Verdict::DoesNotFit);
+    assert_eq!(
+        t4.reason,
+        VerdictReason::SoftwareDoesNotRun { gap: StackGap::Fp8 }
+    );
+    assert!(t4
+        .warnings
+        .contains(&Warning::SoftwareDoesNotRun { gap: StackGap::Fp8 }));
+    // What does not run has no speed and no limits of what would fit.
+    assert!(t4.speed.is_none() && t4.limits.is_none());
+    // The same card is among those the recommendation leaves out, for the same reason.
+    assert!(t4
+        .recommendation
+        .left_out
+        .iter()
+        .any(|o| o.gpu == "t4" && o.gap == StackGap::Fp8));
+    // Its fixes run: a format the card's kernels have, or a card that runs FP8.
+    assert!(!t4.fixes.is_empty());
+    for fix in &t4.fixes {
+        let runs = match fix.change {
+            Change::Weights { ref format } => !format.starts_with("fp8"),
+            Change::Card { .. } => fix.gpu != Some("t4"),
+            _ => false,
+        };
+        assert!(runs, "a fix that keeps fp8 on the T4: {fix:?}");
+    }
+    // vLLM runs FP8 checkpoints on Ampere (Marlin): no gap there.
+    let a100 = on("a100-sxm-80gb", "fp8", "vllm");
+    assert_eq!(a100.verdict, Verdict::Fits);
+    // bitsandbytes needs CUDA; the Radeon has the memory.
+    let radeon = on("rx-7900-xtx", "bnb-nf4", "transformers");
+    assert_eq!(
+        radeon.reason,
+        VerdictReason::SoftwareDoesNotRun {
+            gap: StackGap::Bitsandbytes
+        }
+    );
+    // A memory size typed without a card has no stack to check.
+    let typed: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"weights":"fp8","hardware":{"gpu_memory_gib":16},"engine":{"vllm":{}},"workload":{"inference":{"context_tokens":4096,"sequences":1}}}"#).expect("scenario");
+    assert_ne!(
+        estimate(&typed).expect("estimates").verdict,
+        Verdict::DoesNotFit
+    );
+}

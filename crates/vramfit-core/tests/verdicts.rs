@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use std::cell::Cell;
 use vramfit_core::{
-    catalog, estimate, Change, Estimate, Plan, Scenario, ScenarioError, Verdict, VerdictReason,
-    Warning,
+    catalog, estimate, Change, Estimate, Plan, Scenario, ScenarioError, Split, Verdict,
+    VerdictReason, Warning,
 };
 
 const ENGINES: [&str; 5] = [
@@ -83,6 +83,8 @@ fn plan_agrees(p: &Plan) -> Result<(), TestCaseError> {
         }
         VerdictReason::ConcurrencyBelowSequences { .. } => prop_assert!(p.kv.is_some()),
         VerdictReason::NothingFits => prop_assert!(false, "a plan never says nothing fits"),
+        // Only a catalog card has a software stack to check.
+        VerdictReason::SoftwareDoesNotRun { .. } => prop_assert!(p.card.gpu.is_some()),
     }
     prop_assert!(p.usable_bytes <= p.card.capacity_bytes);
     Ok(())
@@ -113,6 +115,7 @@ fn agrees(e: &Estimate) -> Result<(), TestCaseError> {
                     | Warning::DoesNotFit
                     | Warning::NoPlanFits
                     | Warning::EngineWillNotStart { .. }
+                    | Warning::SoftwareDoesNotRun { .. }
                     | Warning::ConcurrencyBelowSequences { .. }
             )
         })
@@ -121,6 +124,29 @@ fn agrees(e: &Estimate) -> Result<(), TestCaseError> {
         verdict_warnings.len(),
         usize::from(e.verdict != Verdict::Fits)
     );
+    // The limits shown beside a plan that fits reach at least what it was asked for.
+    if let (Some(l), Some(p)) = (&e.limits, &e.plan) {
+        if p.verdict == Verdict::Fits {
+            let asked = u64::from(p.sequences_per_replica)
+                * if p.split == Split::Replicas {
+                    u64::from(p.count)
+                } else {
+                    1
+                };
+            prop_assert!(
+                l.max_context_tokens.is_some_and(|c| c >= e.context_tokens),
+                "fits at {} tokens, limits {:?}",
+                e.context_tokens,
+                l
+            );
+            prop_assert!(
+                l.max_sequences.is_some_and(|s| s >= asked),
+                "fits {} sequences, limits {:?}",
+                asked,
+                l
+            );
+        }
+    }
     if let Some(b) = &e.recommendation.best {
         plan_agrees(b)?;
         prop_assert_eq!(b.verdict, Verdict::Fits);
@@ -451,4 +477,25 @@ fn vllm_kv_cache_memory_sets_the_pool() {
         .iter()
         .any(|f| matches!(f.change, vramfit_core::Change::EngineFraction { .. })));
     assert!(big.limits.and_then(|l| l.utilization).is_none());
+}
+
+/// Two plans whose limits once said less than the plan itself: a llama.cpp mixed machine (its
+/// layers shared by each card's free memory, not as three of the fullest card) and a training run
+/// the recommendation shards over two cards (ZeRO-3, not the data parallel the scenario names).
+#[test]
+fn limits_agree_with_mixed_and_sharded_plans() {
+    for json in [
+        r#"{"model":{"catalog":"qwen2.5-32b-instruct"},"weights":"gguf-q4_k_m","hardware":{"gpus":[{"gpu":"rtx-5090"},{"gpu":"rtx-4080","count":2}]},"engine":{"llama_cpp":{}},"workload":{"inference":{"context_tokens":16384,"sequences":6}}}"#,
+        r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"workload":{"train":{"method":"full","micro_batch":1,"sequence_length":2048}}}"#,
+    ] {
+        let s: Scenario = serde_json::from_str(json).expect("json");
+        let e = estimate(&s).expect("valid");
+        assert_eq!(e.verdict, Verdict::Fits, "{json}");
+        let l = e.limits.as_ref().expect("limits");
+        assert!(
+            l.max_context_tokens.is_some_and(|c| c >= e.context_tokens),
+            "{json}: {l:?}"
+        );
+        agrees(&e).expect("agrees");
+    }
 }

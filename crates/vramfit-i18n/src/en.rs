@@ -598,7 +598,7 @@ english! {
             GapEngine => "{engine} has no backend for this card",
             GapBitsandbytes => "bitsandbytes (QLoRA, 8-bit optimizers) needs CUDA",
             GapBf16 => "bf16 needs NVIDIA Ampere or newer (choose fp16)",
-            GapFp8 => "fp8 weights need Ada, Hopper, Blackwell or MI300",
+            GapFp8 => "fp8 weights need Ada, Hopper, Blackwell, MI300 or Gaudi (in vLLM also Ampere)",
             GapInt4 => "GPTQ / AWQ kernels need NVIDIA Turing or newer, or ROCm",
             GapMxfp4 => "MXFP4 needs NVIDIA Ampere or newer, or MI300",
             GapFlashAttention => "FlashAttention 2 needs NVIDIA Ampere or newer, or AMD Instinct",
@@ -615,6 +615,10 @@ english! {
             HeaderModelConfigUsed => "This is a model's config.json: it is now the model estimated (its text is under \"or paste a config.json\").",
             KeepOffline => "Keep every language and the file reader on this device, for offline use",
             KeepOfflineSize => "{mb} MB to download",
+            VerdictDoesNotRun => "Will not run on {plan}: {why}.",
+            WarnSoftwareDoesNotRun => "The software does not run on this card, whatever its memory: {why}. Pick a card from the recommendation, or a weight format or engine that runs on it.",
+            WordWillNotRun => "will not run",
+            GuideMakeItRun => "What would make it run",
     }
 }
 

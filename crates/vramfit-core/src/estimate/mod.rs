@@ -389,12 +389,10 @@ pub fn user_plan(
     };
     let base = prepared.inputs(scenario);
     Ok((
-        Some(Plan::evaluate(
-            &base,
-            card,
-            count,
-            split,
-            scenario.headroom_percent,
+        Some(with_software(
+            Plan::evaluate(&base, card, count, split, scenario.headroom_percent),
+            scenario,
+            &[card],
         )),
         warning,
     ))
@@ -450,9 +448,34 @@ fn mixed_user_plan(
         });
     let base = prepared.inputs(scenario);
     Ok((
-        crate::plans::plan::mixed_plan(&base, &cards, scenario.headroom_percent),
+        crate::plans::plan::mixed_plan(&base, &cards, scenario.headroom_percent)
+            .map(|p| with_software(p, scenario, &cards)),
         warning,
     ))
+}
+
+/// The plan on the scenario's own `cards`, "does not fit" with the stack's reason where its
+/// engine, formats or kernels do not run on one of them (`scenario/stack.rs`): memory that fits
+/// on a card the software cannot use is not a plan. A memory size typed without a card has no
+/// stack to check. The recommendation leaves such cards out on its own (`plans/recommend.rs`).
+fn with_software(mut plan: Plan, scenario: &Scenario, cards: &[Card]) -> Plan {
+    let gap = cards
+        .iter()
+        .filter_map(|c| c.gpu.and_then(catalog::gpu))
+        .find_map(|g| {
+            crate::scenario::stack::check(
+                g,
+                &scenario.workload,
+                scenario.engine.as_ref(),
+                scenario.weights,
+            )
+            .err()
+        });
+    if let Some(gap) = gap {
+        plan.reason = VerdictReason::SoftwareDoesNotRun { gap };
+        plan.verdict = plan.reason.verdict();
+    }
+    plan
 }
 
 /// The allocator replay of the scenario's own training plan (its card and GPU count), the
@@ -516,9 +539,10 @@ pub fn estimate_without_fixes(scenario: &Scenario) -> Result<Estimate, ScenarioE
     let kv: Option<KvReport> = plan.as_ref().and_then(|p| p.kv);
     let headroom = scenario.headroom_percent;
     let llm = scenario.workload.needs_model();
+    // What would fit is no answer where the software does not run at all.
     let plan_limits = plan
         .as_ref()
-        .filter(|_| llm)
+        .filter(|p| llm && !matches!(p.reason, VerdictReason::SoftwareDoesNotRun { .. }))
         .map(|p| limits(&base, p, headroom));
     let top = crate::units::bytes::mul(base.context_tokens, 2)
         .max(u64::from(arch.max_position).min(1 << 20));
@@ -661,6 +685,7 @@ fn collect_warnings(
         }
         VerdictReason::WeightsAlone | VerdictReason::OverCapacity => Some(Warning::DoesNotFit),
         VerdictReason::NothingFits => Some(Warning::NoPlanFits),
+        VerdictReason::SoftwareDoesNotRun { gap } => Some(Warning::SoftwareDoesNotRun { gap }),
     };
     warnings.extend(verdict_warning);
     if plan.is_some_and(|p| p.count > 1 && p.split == Split::TensorParallel && p.card.pcie_only) {

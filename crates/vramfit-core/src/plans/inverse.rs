@@ -5,7 +5,8 @@
 //! memory-vs-context curve the UI draws.
 
 use crate::budget::{kv_cache, Card};
-use crate::plans::plan::{Plan, Split, VerdictReason};
+use crate::inputs::catalog;
+use crate::plans::plan::{mixed_plan, sharded_workload, Plan, Split, VerdictReason};
 use crate::scenario::dispatch::Job;
 use crate::workloads::engine::Engine;
 use serde::Serialize;
@@ -73,10 +74,66 @@ pub const SEQUENCES_CEILING: u64 = crate::units::limits::MAX_SEQUENCES as u64;
 
 struct Setup<'a> {
     base: Job<'a>,
-    card: Card,
-    count: u32,
-    split: Split,
+    shape: Shape,
     headroom: u32,
+}
+
+/// What a plan is evaluated again on, with another context or sequence count: its card, count and
+/// split, or, for a mixed machine, its cards (`plans/plan/mixed.rs`: llama.cpp shares the layers by
+/// each card's free memory, which the same count of one card would not reproduce).
+#[derive(Clone)]
+enum Shape {
+    Uniform {
+        card: Card,
+        count: u32,
+        split: Split,
+    },
+    Mixed(Vec<Card>),
+}
+
+impl Shape {
+    fn of(plan: &Plan) -> Shape {
+        let cards: Option<Vec<Card>> = plan
+            .per_card
+            .iter()
+            .map(|c| catalog::gpu(c.gpu).map(Card::from_catalog))
+            .collect();
+        match cards {
+            Some(cards) if !cards.is_empty() => Shape::Mixed(cards),
+            _ => Shape::Uniform {
+                card: plan.card,
+                count: plan.count,
+                split: plan.split,
+            },
+        }
+    }
+
+    fn evaluate(&self, job: &Job, headroom: u32) -> Option<Plan> {
+        match self {
+            Shape::Uniform {
+                card,
+                count,
+                split: Split::Sharded,
+            } => {
+                let sharded = sharded_workload(job.workload);
+                let job = Job {
+                    workload: sharded.as_ref().unwrap_or(job.workload),
+                    ..*job
+                };
+                Some(Plan::evaluate(
+                    &job,
+                    *card,
+                    *count,
+                    Split::Sharded,
+                    headroom,
+                ))
+            }
+            Shape::Uniform { card, count, split } => {
+                Some(Plan::evaluate(job, *card, *count, *split, headroom))
+            }
+            Shape::Mixed(cards) => mixed_plan(job, cards, headroom),
+        }
+    }
 }
 
 impl Setup<'_> {
@@ -89,13 +146,9 @@ impl Setup<'_> {
             engine_owned = with_shape(e, context, sequences);
             inp.engine = Some(&engine_owned);
         }
-        serves(&Plan::evaluate(
-            &inp,
-            self.card,
-            self.count,
-            self.split,
-            self.headroom,
-        ))
+        self.shape
+            .evaluate(&inp, self.headroom)
+            .is_some_and(|p| serves(&p))
     }
 }
 
@@ -172,9 +225,7 @@ fn bisect(ceiling: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
 pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
     let setup = Setup {
         base: *base,
-        card: plan.card,
-        count: plan.count,
-        split: plan.split,
+        shape: Shape::of(plan),
         headroom,
     };
     let per_replica = |s: u64| match plan.split {
@@ -240,8 +291,9 @@ pub fn context_curve(
     let top = top.max(512);
     let (lo, hi) = (256f64.ln(), (top as f64).ln());
     let n = points.max(2);
+    let shape = Shape::of(plan);
     (0..n)
-        .map(|k| {
+        .filter_map(|k| {
             let c = (lo + (hi - lo) * k as f64 / (n - 1) as f64).exp().round() as u64;
             let mut inp = *base;
             inp.inputs.context_tokens = c;
@@ -250,7 +302,7 @@ pub fn context_curve(
                 engine_owned = with_context(e, c);
                 inp.engine = Some(&engine_owned);
             }
-            let p = Plan::evaluate(&inp, plan.card, plan.count, plan.split, headroom);
+            let p = shape.evaluate(&inp, headroom)?;
             let per_gpu_bytes = match p.kv.filter(|k| k.budget_bytes.is_some()) {
                 Some(k) => {
                     let tp = u64::from(match p.split {
@@ -268,10 +320,10 @@ pub fn context_curve(
                 }
                 None => p.per_gpu_bytes,
             };
-            CurvePoint {
+            Some(CurvePoint {
                 x: c,
                 per_gpu_bytes,
-            }
+            })
         })
         .collect()
 }

@@ -21,13 +21,12 @@
 
 use crate::budget::Card;
 use crate::inputs::catalog::{Availability, Gpu, GPUS};
-use crate::plans::plan::{multi_gpu_split, Plan, Split, Verdict};
+use crate::plans::plan::{multi_gpu_split, sharded_workload, Plan, Split, Verdict};
 use crate::plans::price::{self, Cost};
 use crate::plans::speed::{self, Speed};
 use crate::scenario::dispatch::Job;
 use crate::scenario::stack::{self, StackGap};
 use crate::scenario::{RecommendBy, Workload};
-use crate::workloads::training::{Sharding, Train};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -221,18 +220,12 @@ fn offers_of(
 
 /// The fewest cards of one kind (2, 4 or 8) that hold the job split as the engine splits it.
 fn multi_card_plan(base: &Job, card: Card, headroom_percent: u32) -> Option<Plan> {
-    let sharded;
+    let sharded = sharded_workload(base.workload);
     let mut inputs = *base;
     let mut sharded_split = None;
-    if let Workload::Train(t) = base.workload {
-        if t.sharding == Sharding::Ddp {
-            sharded = Workload::Train(Train {
-                sharding: Sharding::Zero3,
-                ..t.clone()
-            });
-            inputs.workload = &sharded;
-            sharded_split = Some(Split::Sharded);
-        }
+    if let Some(w) = &sharded {
+        inputs.workload = w;
+        sharded_split = Some(Split::Sharded);
     }
     let base = &inputs;
     let whole = base.footprint.get(1).0;

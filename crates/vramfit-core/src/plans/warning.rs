@@ -32,6 +32,11 @@ pub enum Warning {
     PcieOnly,
     /// A quantised weight format: check output quality on your own evaluation set.
     QuantizedWeights,
+    /// The scenario's engine, formats or kernels do not run on the chosen card.
+    SoftwareDoesNotRun {
+        /// The first gap found.
+        gap: crate::scenario::stack::StackGap,
+    },
     /// The engine would refuse to start with these settings.
     EngineWillNotStart {
         /// Why.

@@ -10,6 +10,7 @@ use crate::ui::text::{self, t, verdict_icon, verdict_word};
 use leptos::prelude::*;
 use vramfit_core::{
     Change, Checkpointing, Engine, Fix, Method, Optimizer, PipelinePartFormat, Sharding, Verdict,
+    VerdictReason,
 };
 use vramfit_i18n::{fixed, Key, Locale};
 
@@ -103,17 +104,26 @@ pub fn Fixes(
         let over = e.verdict == Verdict::DoesNotFit;
         (over && e.fixes.is_empty() && !settled.get()).then_some(())
     });
-    let fixes = part(e, |e| (!e.fixes.is_empty()).then(|| e.fixes.clone()));
+    // Where the software does not run on the card, the fixes make it run rather than shrink it.
+    let fixes = part(e, |e| {
+        let run = matches!(e.reason, VerdictReason::SoftwareDoesNotRun { .. });
+        (!e.fixes.is_empty()).then(|| (e.fixes.clone(), run))
+    });
     let waiting = move || {
         pending.get().map(|()| {
             view! { <p class="busy fixes-pending" data-testid="fixes-pending">{t(l, Key::BusyFixes)}</p> }
         })
     };
     let shown = move || {
-        erased(fixes.get().map(|fixes| {
+        erased(fixes.get().map(|(fixes, run)| {
+            let title = if run {
+                Key::GuideMakeItRun
+            } else {
+                Key::GuideShrink
+            };
             view! {
                 <div class="fixes" data-testid="fixes">
-                    <h3>{t(l, Key::GuideShrink)}</h3>
+                    <h3>{t(l, title)}</h3>
                     <ul>
                         {fixes.iter().map(|fix| {
                             let href = url::query_string(&fix.scenario, l);

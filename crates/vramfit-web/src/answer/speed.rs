@@ -8,7 +8,7 @@ use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{self, availability_name, f, rank_name, t};
 use leptos::prelude::*;
-use vramfit_core::{Cost, Estimate, Offer, PriceSource, Speed, StackGap};
+use vramfit_core::{Cost, Estimate, Offer, PriceSource, Speed};
 use vramfit_i18n::{Key, Locale};
 
 /// The plan shown's speed and cost.
@@ -153,7 +153,7 @@ pub fn summary(l: Locale, e: &Estimate) -> String {
         format!(
             "{} {}",
             text::verdict_icon(plan.verdict),
-            text::verdict_word(l, plan.verdict)
+            text::plan_word(l, plan)
         ),
         text::plan_title(l, plan),
         format!(
@@ -309,7 +309,7 @@ pub fn OffersNotes(
                 <ul>
                     {left.iter().map(|o| {
                         let name = crate::ui::text::gpu_name(o.gpu);
-                        view! { <li>{format!("{name}: {}", gap(l, o.gap))}</li> }
+                        view! { <li>{format!("{name}: {}", text::stack_gap(l, o.gap))}</li> }
                     }).collect_view()}
                 </ul>
             </details>
@@ -319,18 +319,5 @@ pub fn OffersNotes(
             <p>{f(l, Key::SpeedHow, &[("n", &vramfit_core::speed_calibration_rows().to_string()), ("month", month)])}</p>
             <p>{t(l, Key::SpeedMeasure)}</p>
         </details>
-    }
-}
-
-/// Why the software does not run on a card.
-fn gap(l: Locale, g: StackGap) -> String {
-    match g {
-        StackGap::Engine { engine } => f(l, Key::GapEngine, &[("engine", engine.name())]),
-        StackGap::Bitsandbytes => t(l, Key::GapBitsandbytes).into(),
-        StackGap::Bf16 => t(l, Key::GapBf16).into(),
-        StackGap::Fp8 => t(l, Key::GapFp8).into(),
-        StackGap::Int4Kernels => t(l, Key::GapInt4).into(),
-        StackGap::Mxfp4 => t(l, Key::GapMxfp4).into(),
-        StackGap::FlashAttention => t(l, Key::GapFlashAttention).into(),
     }
 }

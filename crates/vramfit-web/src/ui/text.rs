@@ -8,7 +8,7 @@ use vramfit_core::hf_config::ConfigError;
 use vramfit_core::limits::RangeError;
 use vramfit_core::{
     Attention, Checkpointing, ComponentId, EngineKind, ItemKind, LoraTargets, Method, Offload,
-    Optimizer, Plan, RecommendBy, Sharding, Split, StartFailure, TrainPrecision, Verdict,
+    Optimizer, Plan, RecommendBy, Sharding, Split, StackGap, StartFailure, TrainPrecision, Verdict,
     VerdictReason, Warning, WeightFormat,
 };
 use vramfit_i18n::{fill, Key, Locale, PluralKey};
@@ -225,6 +225,11 @@ pub fn warning(l: Locale, w: &Warning, training: bool, serving: bool) -> String 
         Warning::WithinHeadroom => t(l, Key::WarnWithinHeadroom).into(),
         Warning::DoesNotFit => t(l, Key::WarnDoesNotFit).into(),
         Warning::NoPlanFits => t(l, Key::WarnNoPlan).into(),
+        Warning::SoftwareDoesNotRun { gap } => f(
+            l,
+            Key::WarnSoftwareDoesNotRun,
+            &[("why", &stack_gap(l, *gap))],
+        ),
         Warning::ContextBeyondModel { max_position } => f(
             l,
             Key::WarnContextBeyondModel,
@@ -566,6 +571,24 @@ pub fn verdict(l: Locale, plan: &Plan, context: u64) -> String {
             start_failure(l, &failure)
         ),
         VerdictReason::NothingFits => t(l, Key::VerdictNoCard).into(),
+        VerdictReason::SoftwareDoesNotRun { gap } => f(
+            l,
+            Key::VerdictDoesNotRun,
+            &[("plan", &title), ("why", &stack_gap(l, gap))],
+        ),
+    }
+}
+
+/// Why the software does not run on a card (`vramfit_core::StackGap`).
+pub fn stack_gap(l: Locale, g: StackGap) -> String {
+    match g {
+        StackGap::Engine { engine } => f(l, Key::GapEngine, &[("engine", engine.name())]),
+        StackGap::Bitsandbytes => t(l, Key::GapBitsandbytes).into(),
+        StackGap::Bf16 => t(l, Key::GapBf16).into(),
+        StackGap::Fp8 => t(l, Key::GapFp8).into(),
+        StackGap::Int4Kernels => t(l, Key::GapInt4).into(),
+        StackGap::Mxfp4 => t(l, Key::GapMxfp4).into(),
+        StackGap::FlashAttention => t(l, Key::GapFlashAttention).into(),
     }
 }
 
@@ -617,6 +640,15 @@ pub fn verdict_word(l: Locale, v: Verdict) -> &'static str {
             Verdict::DoesNotFit => Key::WordDoesNotFit,
         },
     )
+}
+
+/// Short word for a plan's verdict: "will not run" where the software does not run on its card
+/// (the memory may fit), else [`verdict_word`].
+pub fn plan_word(l: Locale, plan: &Plan) -> &'static str {
+    match plan.reason {
+        VerdictReason::SoftwareDoesNotRun { .. } => t(l, Key::WordWillNotRun),
+        _ => verdict_word(l, plan.verdict),
+    }
 }
 
 /// The ranking's words.

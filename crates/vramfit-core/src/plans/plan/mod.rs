@@ -83,6 +83,12 @@ pub enum VerdictReason {
     OverCapacity,
     /// No card was named and no plan of the catalog (up to 8 cards of one kind) holds it.
     NothingFits,
+    /// The scenario's engine, formats or kernels do not run on the card
+    /// (`scenario/stack.rs`), whatever its memory says.
+    SoftwareDoesNotRun {
+        /// The first gap found.
+        gap: crate::scenario::stack::StackGap,
+    },
 }
 
 impl VerdictReason {
@@ -96,7 +102,8 @@ impl VerdictReason {
             VerdictReason::EngineWillNotStart { .. }
             | VerdictReason::WeightsAlone
             | VerdictReason::OverCapacity
-            | VerdictReason::NothingFits => Verdict::DoesNotFit,
+            | VerdictReason::NothingFits
+            | VerdictReason::SoftwareDoesNotRun { .. } => Verdict::DoesNotFit,
         }
     }
 }
@@ -208,6 +215,21 @@ pub fn with_claimed_fraction(engine: &Engine, fraction: f64) -> Option<Engine> {
             ..s.clone()
         })),
         Engine::LlamaCpp(_) | Engine::Transformers(_) => None,
+    }
+}
+
+/// The workload a [`Split::Sharded`] plan runs: a data-parallel (DDP) training run sharded as
+/// ZeRO-3 / FSDP full shard, the recommendation's way of spreading one over more cards; `None`
+/// where the workload is not such a run. Whatever evaluates a sharded plan again (the inverse
+/// questions, the curve) evaluates it on this workload, as the recommendation did.
+pub fn sharded_workload(workload: &Workload) -> Option<Workload> {
+    use crate::workloads::training::{Sharding, Train};
+    match workload {
+        Workload::Train(t) if t.sharding == Sharding::Ddp => Some(Workload::Train(Train {
+            sharding: Sharding::Zero3,
+            ..t.clone()
+        })),
+        _ => None,
     }
 }
 
