@@ -242,3 +242,31 @@ fn the_users_own_card_does_not_fit_where_its_software_does_not_run() {
         Verdict::DoesNotFit
     );
 }
+
+/// The speed in all, and the price per token it sets, count only the requests an engine's KV pool
+/// holds at once: the verdict says the others wait in the queue.
+#[test]
+fn the_speed_in_all_counts_no_request_waiting_for_the_kv_pool() {
+    use vramfit_core::VerdictReason;
+    let e = est(
+        r#"{"model":{"catalog":"llama-3.1-8b-instruct"},"weights":"bf16","hardware":{"gpu":"rtx-4090"},"engine":{"vllm":{}},"workload":{"inference":{"context_tokens":32768,"sequences":8}}}"#,
+    );
+    let VerdictReason::ConcurrencyBelowSequences {
+        max_concurrency_centi,
+        sequences,
+    } = e.reason
+    else {
+        panic!("8 × 32k on a 4090 waits for the pool: {:?}", e.reason);
+    };
+    assert_eq!(sequences, 8);
+    let Some(Speed::Serving(s)) = e.speed else {
+        panic!("a serving speed")
+    };
+    let at_once = (max_concurrency_centi as f64 / 100.0).max(1.0);
+    assert!(at_once < 8.0);
+    let ratio = s.decode_tokens_per_s_total / s.decode_tokens_per_s;
+    assert!(
+        (ratio - at_once).abs() < 0.01,
+        "{ratio} requests decoding at once, the pool holds {at_once}"
+    );
+}

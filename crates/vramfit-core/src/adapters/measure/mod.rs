@@ -54,20 +54,41 @@ impl Measured {
     }
 }
 
-/// The first number after `marker` in `line` (digits, `.`, `,` as thousands separator), with an
-/// optional unit suffix converted to GiB when `to_gib` (GiB, GB taken as GiB as vLLM prints, MiB).
+/// The first number after `marker` in `line`, with an optional unit suffix (GiB, GB taken as GiB
+/// as vLLM prints, MiB). Digits with `,` as the thousands separator (engines print `23,024`), a
+/// decimal point, and an exponent (`1.5e3`); a lone `,` before one, two or four and more digits is
+/// a decimal comma (`12,5`, typed by hand). A figure with a sign before it, one no device holds
+/// (past a petabyte) or one that is not a number at all is not a measurement: `None`, rather than
+/// a figure without its sign or exponent.
 fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
     let lower = line.to_ascii_lowercase();
     let start = lower.find(&marker.to_ascii_lowercase())? + marker.len();
     let rest = &line[start..];
     let begin = rest.find(|c: char| c.is_ascii_digit())?;
+    if rest[..begin].trim_end().ends_with(['-', '\u{2212}']) {
+        return None;
+    }
     let tail = &rest[begin..];
-    let end = tail
+    let mut end = tail
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .unwrap_or(tail.len());
-    // A figure no device holds (past a petabyte, or too long to be a number at all) is not a
-    // measurement: it is skipped rather than shown as infinity.
-    let value = crate::units::num::parse(tail[..end].replace(',', "").trim_end_matches('.'))
+    let mantissa_end = end;
+    let b = tail.as_bytes();
+    if matches!(b.get(end), Some(b'e' | b'E')) {
+        let mut j = end + 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let digits = j;
+        while b.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        if j > digits {
+            end = j;
+        }
+    }
+    let mantissa = plain_mantissa(tail[..mantissa_end].trim_end_matches(['.', ',']))?;
+    let value = crate::units::num::parse(&format!("{mantissa}{}", &tail[mantissa_end..end]))
         .filter(|v| v.is_finite() && *v < 1e15)?;
     let unit_text = tail[end..].trim_start().to_ascii_lowercase();
     let unit = if unit_text.starts_with("mib") || unit_text.starts_with("mb") {
@@ -76,6 +97,33 @@ fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
         "gib"
     };
     Some((value, unit))
+}
+
+/// Digits with thousands separators or a decimal comma, as a plain decimal (`23,024.5` →
+/// `23024.5`, `12,5` → `12.5`); `None` where the commas fit neither reading (`1,2,3`).
+fn plain_mantissa(s: &str) -> Option<String> {
+    if !s.contains(',') {
+        return Some(s.to_string());
+    }
+    let mut groups = s.split(',');
+    let first = groups.next()?;
+    let rest: Vec<&str> = groups.collect();
+    let thousands = !first.contains('.')
+        && rest.iter().enumerate().all(|(i, g)| {
+            let whole = if i + 1 == rest.len() {
+                g.split('.').next().unwrap_or(g)
+            } else {
+                g
+            };
+            whole.len() == 3 && (i + 1 == rest.len() || !g.contains('.'))
+        });
+    if thousands {
+        Some(s.replace(',', ""))
+    } else if rest.len() == 1 && !s.contains('.') {
+        Some(s.replace(',', "."))
+    } else {
+        None
+    }
 }
 
 fn gib(v: (f64, &'static str)) -> f64 {
@@ -415,6 +463,32 @@ mod tests {
         ));
         assert_eq!(m.allocated_gib, None);
         assert_eq!(m.reserved_gib, Some(12.5));
+    }
+
+    /// Found by a user audit: a sign, an exponent and a decimal comma were each dropped, and the
+    /// figure shown without them.
+    #[test]
+    fn signs_exponents_and_commas_are_read_whole_or_not_at_all() {
+        let m = parse_measured(
+            "max_memory_allocated_gib: -5\nmax_memory_reserved_gib: 1e308\ndevice_used_gib: 12,5",
+        );
+        assert_eq!(m.allocated_gib, None);
+        assert_eq!(m.reserved_gib, None);
+        assert_eq!(m.device_used_gib, Some(12.5));
+        let m = parse_measured("max_memory_allocated: 1.5e1 GiB\nGPU KV cache size: 23,024 tokens");
+        assert_eq!(m.allocated_gib, Some(15.0));
+        assert_eq!(m.kv_tokens, Some(23_024));
+        let llama = "llama_kv_cache_unified: CUDA0 KV buffer size = -1024.00 MiB\n\
+                     load_tensors: CUDA0 model buffer size = 1e308 MiB\n\
+                     llama_context: CUDA0 compute buffer size = 1,024.50 MiB";
+        let m = parse_measured(llama);
+        assert_eq!(m.kv_cache_gib, None);
+        assert_eq!(m.weights_gib, None);
+        assert_eq!(m.activations_gib, Some(1024.5 / 1024.0));
+        assert_eq!(
+            parse_measured("max_memory_allocated: 1,2,3 GiB").allocated_gib,
+            None
+        );
     }
 
     #[test]

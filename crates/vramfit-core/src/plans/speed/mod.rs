@@ -61,10 +61,11 @@ pub enum Bound {
 /// How fast a serving plan runs.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ServingSpeed {
-    /// Tokens per second each request receives while all its replica's sequences decode
-    /// together (one sequence alone when one is asked).
+    /// Tokens per second each request receives while its replica's sequences decode together
+    /// (one sequence alone when one is asked; no more at once than an engine's KV pool holds of
+    /// the full context: the others wait).
     pub decode_tokens_per_s: f64,
-    /// Tokens per second of all the plan's sequences together.
+    /// Tokens per second of all the plan's sequences decoding at once.
     pub decode_tokens_per_s_total: f64,
     /// Prompt tokens per second for one prompt of the full context.
     pub prefill_tokens_per_s: f64,
@@ -333,7 +334,14 @@ fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSp
     } else {
         1.0
     };
-    let batch = f64::from(plan.sequences_per_replica.max(1));
+    // The requests decoding at once: the sequences asked for, but no more than an engine's KV
+    // pool holds of the full context (the verdict's "the rest wait in the queue"), so the speed
+    // in all and the price per token never count requests that are waiting.
+    let asked = f64::from(plan.sequences_per_replica.max(1));
+    let batch = match plan.kv.filter(|k| k.budget_bytes.is_some()) {
+        Some(k) if k.max_concurrency > 0.0 => asked.min(k.max_concurrency.max(1.0)),
+        _ => asked,
+    };
     let class = weight_class(job.weights);
     let bw = f64::from(gpu.bandwidth_gb_s) * 1e9 * bandwidth_share(gpu, m, class);
     if bw <= 0.0 {
