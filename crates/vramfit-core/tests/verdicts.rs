@@ -499,3 +499,33 @@ fn limits_agree_with_mixed_and_sharded_plans() {
         agrees(&e).expect("agrees");
     }
 }
+
+/// The largest context offered stops at what the model was trained for (memory for more is no
+/// context it can use), unless the scenario itself asks for more (it is warned).
+#[test]
+fn the_largest_context_stops_at_the_trained_context() {
+    let on_h100 = |ctx: u32| {
+        let s: Scenario = serde_json::from_str(&format!(
+            r#"{{"model":{{"catalog":"llama-3.1-8b-instruct"}},"hardware":{{"gpu":"h100-sxm-80gb"}},"workload":{{"inference":{{"context_tokens":{ctx},"sequences":1}}}}}}"#
+        ))
+        .expect("json");
+        estimate(&s).expect("valid")
+    };
+    let e = on_h100(8192);
+    let trained = u64::from(e.model.as_ref().expect("a model").arch.max_position);
+    assert_eq!(trained, 131_072);
+    assert_eq!(
+        e.limits.as_ref().and_then(|l| l.max_context_tokens),
+        Some(trained)
+    );
+    let beyond = on_h100(200_000);
+    assert!(beyond.warnings.contains(&Warning::ContextBeyondModel {
+        max_position: 131_072
+    }));
+    let l = beyond
+        .limits
+        .as_ref()
+        .and_then(|l| l.max_context_tokens)
+        .expect("a limit");
+    assert!(l >= 200_000);
+}

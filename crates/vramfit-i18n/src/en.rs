@@ -619,6 +619,7 @@ english! {
             WarnSoftwareDoesNotRun => "The software does not run on this card, whatever its memory: {why}. Pick a card from the recommendation, or a weight format or engine that runs on it.",
             WordWillNotRun => "will not run",
             GuideMakeItRun => "What would make it run",
+            TrainedMaximum => "{value}, the longest the model was trained for",
     }
 }
 

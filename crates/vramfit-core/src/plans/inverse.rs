@@ -14,7 +14,8 @@ use serde::Serialize;
 /// Answers for one plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Limits {
-    /// Largest context per sequence that still fits (with the scenario's sequences).
+    /// Largest context per sequence that still fits (with the scenario's sequences), up to the
+    /// model's trained context (or the scenario's own, where it asks for more).
     pub max_context_tokens: Option<u64>,
     /// Most concurrent sequences at the scenario's context that still fit.
     pub max_sequences: Option<u64>,
@@ -233,7 +234,10 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
         _ => s,
     };
     let seqs = base.sequences;
-    let max_context_tokens = bisect(CONTEXT_CEILING, |c| setup.fits(c, seqs));
+    // No longer than the model was trained for (`max_position_embeddings`): memory for more is
+    // no context it can use. A scenario that already asks for more keeps its own (it is warned).
+    let ceiling = CONTEXT_CEILING.min(u64::from(base.arch.max_position).max(base.context_tokens));
+    let max_context_tokens = bisect(ceiling.max(1), |c| setup.fits(c, seqs));
     let max_sequences = bisect(SEQUENCES_CEILING, |s| {
         setup.fits(base.context_tokens, per_replica(s))
     })

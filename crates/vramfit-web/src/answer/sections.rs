@@ -219,13 +219,22 @@ fn LimitsView(e: Shown) -> impl IntoView {
             e.plan.clone()?,
             e.curve.clone(),
             e.curve_axis,
+            e.model.as_ref().map(|m| u64::from(m.arch.max_position)),
         ))
     });
     move || {
-        erased(shown.get().map(|(lim, plan, curve, axis)| {
+        erased(shown.get().map(|(lim, plan, curve, axis, trained)| {
+        // The core stops at the model's trained context: say so where that is the limit.
         let ctx = lim.max_context_tokens.map_or_else(
             || t(l, Key::NoneFits).to_string(),
-            |c| l.count(PluralKey::Tokens, c),
+            |c| {
+                let n = l.count(PluralKey::Tokens, c);
+                if Some(c) == trained {
+                    f(l, Key::TrainedMaximum, &[("value", &n)])
+                } else {
+                    n
+                }
+            },
         );
         let seqs = lim.max_sequences.map_or_else(
             || t(l, Key::NoneFits).to_string(),

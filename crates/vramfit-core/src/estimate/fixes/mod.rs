@@ -247,6 +247,9 @@ fn together(s: &Scenario) -> Option<Fix> {
         let (tuned, plan) = plan_leaving_headroom(next.clone()).unwrap_or((next, plan));
         current = tuned;
         if plan.verdict == Verdict::Fits {
+            // The engine's fraction is said once, as the fix's `engine_fraction` (the last one
+            // set), not once for each step that moved it.
+            changes.retain(|c| !matches!(c, Change::EngineFraction { .. }));
             if changes.len() < 2 {
                 return None;
             }
