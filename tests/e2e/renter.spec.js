@@ -141,3 +141,15 @@ test('a card its software does not run on reads "will not run" with the reason, 
   await page.getByTestId('fix').filter({ hasText: 'Weights:' }).first().click();
   await expect(verdict).toContainText('Fits on 1 × NVIDIA Tesla T4 16GB');
 });
+
+test('an image pipeline is no server: its offers have one speed column and no price per token, and its notes time steps', async ({ page }) => {
+  await page.goto('./?image=%7B%22pipeline%22%3A%22sdxl%22%2C%22width%22%3A1024%2C%22height%22%3A1024%2C%22batch%22%3A2%7D&gpu=rtx-3060&lang=en');
+  const offers = page.getByTestId('offers');
+  await expect(offers).toBeVisible();
+  const heads = await offers.locator('thead th').allInnerTexts();
+  expect(heads.join(' | ')).not.toMatch(/tok\/s|first token|per M/i);
+  const how = page.getByTestId('speed-how');
+  await how.locator('summary').click();
+  await expect(how).toContainText('time a few steps of your own training loop or pipeline');
+  await expect(how).not.toContainText('llama-bench');
+});

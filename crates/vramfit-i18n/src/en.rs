@@ -620,6 +620,8 @@ english! {
             WordWillNotRun => "will not run",
             GuideMakeItRun => "What would make it run",
             TrainedMaximum => "{value}, the longest the model was trained for",
+            SpeedHowSteps => "A training or generation step is its matrix work (FLOPs) over the card's peak, at the utilisation stated beside the speed: an assumption, not a measurement. Prices are the median of public on-demand price lists read in {month}; type your own in the GPU fields.",
+            SpeedMeasureSteps => "Measure it on the card: time a few steps of your own training loop or pipeline after one warm-up step, and compare.",
     }
 }
 

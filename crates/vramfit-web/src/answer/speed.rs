@@ -8,7 +8,7 @@ use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{self, availability_name, f, rank_name, t};
 use leptos::prelude::*;
-use vramfit_core::{Cost, Estimate, Offer, PriceSource, Speed};
+use vramfit_core::{Cost, CurveAxis, Estimate, Offer, PriceSource, Speed};
 use vramfit_i18n::{Key, Locale};
 
 /// The plan shown's speed and cost.
@@ -222,19 +222,18 @@ pub fn Offers(
     e: Shown,
 ) -> impl IntoView {
     let l = locale();
+    // The serving columns (tokens per request, in all, first token, $ per million tokens) only
+    // for a served language model: by the workload, not by which offers happen to carry a speed
+    // (an image pipeline without a fitted speed is no server). As `shown_warnings` decides it.
     let shown = part(e, |e| {
-        (!e.recommendation.alternatives.is_empty()).then(|| (e.recommendation.clone(), e.speed))
+        let serving = e.model.is_some() && e.curve_axis != CurveAxis::SequenceLength;
+        (!e.recommendation.alternatives.is_empty()).then(|| (e.recommendation.clone(), serving))
     });
-    move || erased(shown.get().map(|(rec, speed)| offers(l, &rec, speed)))
+    move || erased(shown.get().map(|(rec, serving)| offers(l, &rec, serving)))
 }
 
 /// The ranked offers of one recommendation, then the side-by-side rows they do not show.
-fn offers(l: Locale, rec: &vramfit_core::Recommendation, speed: Option<Speed>) -> impl IntoView {
-    let serving = matches!(speed, Some(Speed::Serving(_)) | None)
-        && rec
-            .alternatives
-            .iter()
-            .all(|o| matches!(o.speed, Some(Speed::Serving(_)) | None));
+fn offers(l: Locale, rec: &vramfit_core::Recommendation, serving: bool) -> impl IntoView {
     let top: Vec<Offer> = rec.alternatives.clone();
     // Side by side: what the top rows do not already show.
     let more: Vec<Offer> = rec
@@ -291,6 +290,9 @@ pub fn OffersNotes(
     e: Estimate,
 ) -> impl IntoView {
     let l = locale();
+    // Decode steps, llama-bench and `vllm bench serve` are a server's; a training run, a pipeline
+    // or a custom job is timed by its own steps.
+    let serving = e.model.is_some() && e.curve_axis != CurveAxis::SequenceLength;
     let left = e.recommendation.left_out.clone();
     let month = e
         .cost
@@ -316,8 +318,17 @@ pub fn OffersNotes(
         })}
         <details class="speed-how" data-testid="speed-how">
             <summary>{t(l, Key::SpeedHowTitle)}</summary>
-            <p>{f(l, Key::SpeedHow, &[("n", &vramfit_core::speed_calibration_rows().to_string()), ("month", month)])}</p>
-            <p>{t(l, Key::SpeedMeasure)}</p>
+            {if serving {
+                view! {
+                    <p>{f(l, Key::SpeedHow, &[("n", &vramfit_core::speed_calibration_rows().to_string()), ("month", month)])}</p>
+                    <p>{t(l, Key::SpeedMeasure)}</p>
+                }.into_any()
+            } else {
+                view! {
+                    <p>{f(l, Key::SpeedHowSteps, &[("month", month)])}</p>
+                    <p>{t(l, Key::SpeedMeasureSteps)}</p>
+                }.into_any()
+            }}
         </details>
     }
 }
