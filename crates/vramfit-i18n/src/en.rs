@@ -368,7 +368,7 @@ english! {
             HostRam => "Host RAM: {gib} GiB",
             UtilRange => "Memory fraction (gpu_memory_utilization / mem_fraction_static) that serves all sequences: {min} – {max}",
             UtilNone => "No memory fraction serves all sequences at this context on this card; at most {max} leaves room for what the engine allocates outside its budget.",
-            RecReplicasTrain => "Data parallel on smaller cards: {plan}, each GPU with a micro-batch of {seqs}, {gib} GiB per GPU.",
+            RecReplicasTrain => "Data parallel: {plan}, each GPU with a micro-batch of {seqs}, {gib} GiB per GPU.",
             ChecklistTitle => "Acceptance test before you rent or buy",
             CheckInput => "Run the longest input you will allow: {tokens} per sequence.",
             CheckConcurrency => "Run {seqs} at the same time, not one after another.",
