@@ -1,6 +1,8 @@
 //! The software stack: whether a scenario's engine, weight format and training kernels run on a
 //! card at all. A card short of memory does not run the model; a card the software does not
-//! support does not either, and the recommendation never offers one.
+//! support does not either: the recommendation never offers one, and the user's own card gets
+//! the verdict "does not fit" with the reason `SoftwareDoesNotRun` (`estimate/mod.rs`,
+//! `with_software`), whatever its memory says.
 //!
 //! The rules, each from the project's own install or support page (read 2026):
 //! - **vLLM** (docs "GPU installation"): NVIDIA compute capability 7.0 or higher (Volta on), AMD
