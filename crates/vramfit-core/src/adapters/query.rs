@@ -51,7 +51,11 @@ pub fn to_pairs(s: &Scenario) -> Vec<(&'static str, String)> {
     if s.workload.needs_model() {
         match &s.model {
             Some(ModelSource::Catalog(id)) => out.push(("model", id.clone())),
-            Some(ModelSource::HfConfig(v)) => out.push(("config", v.to_string())),
+            // What the reader never reads stays out of the link (`hf_config::compact`).
+            Some(ModelSource::HfConfig(v)) => out.push((
+                "config",
+                crate::inputs::import::hf_config::compact(v).to_string(),
+            )),
             // Without the parameter a link reads as the default model.
             None => out.push(("model", String::new())),
         }
@@ -495,6 +499,42 @@ mod tests {
         let (back, notes) = from_pairs(&pairs);
         assert!(notes.is_empty());
         assert_eq!(back, s);
+    }
+
+    /// Found by a user audit: a classifier's 5,000-label map made a 158,193-character link.
+    #[test]
+    fn a_pasted_configs_label_maps_stay_out_of_its_link() {
+        let labels: serde_json::Map<String, serde_json::Value> = (0..5000)
+            .map(|i| {
+                (
+                    i.to_string(),
+                    serde_json::Value::String(format!("LABEL_{i}")),
+                )
+            })
+            .collect();
+        let config = serde_json::json!({
+            "model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+            "vocab_size": 128256, "max_position_embeddings": 131072, "id2label": labels,
+            "label2id": {"LABEL_0": 0},
+        });
+        let mut s = Scenario::example();
+        s.model = Some(ModelSource::HfConfig(config));
+        let pairs = to_pairs(&s);
+        let link = &pairs
+            .iter()
+            .find(|(k, _)| *k == "config")
+            .expect("config")
+            .1;
+        assert!(link.len() < 400, "{} characters", link.len());
+        assert!(!link.contains("id2label") && !link.contains("label2id"));
+        let (back, notes) = from_pairs(&pairs);
+        assert!(notes.is_empty());
+        let (a, b) = (
+            crate::estimate(&s).expect("estimates"),
+            crate::estimate(&back).expect("estimates"),
+        );
+        assert_eq!(a.total_bytes, b.total_bytes);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! What a scenario keeps of a pasted `config.json`: the arrays and objects the reader never
-//! needs (more than [`MAX_CONFIG_ENTRIES`] entries) dropped.
+//! needs (more than [`MAX_CONFIG_ENTRIES`] entries, and the label maps of [`NEVER_READ`]) dropped.
+//! A link writes the compacted config too (`adapters/query.rs`): a classifier's `id2label` map
+//! made a link too long for a static server to accept.
 
 use serde_json::Value;
 
@@ -10,13 +12,18 @@ use serde_json::Value;
 /// carry too.
 pub const MAX_CONFIG_ENTRIES: usize = 4096;
 
+/// Keys a config may carry that the reader never reads and that can be long: a classifier's label
+/// maps.
+pub const NEVER_READ: [&str; 2] = ["id2label", "label2id"];
+
 /// `value` without the arrays and objects the reader never needs (more than
-/// [`MAX_CONFIG_ENTRIES`] entries), at any depth.
+/// [`MAX_CONFIG_ENTRIES`] entries, or under a key of [`NEVER_READ`]), at any depth.
 pub fn compact(value: &Value) -> Value {
     match value {
         Value::Array(a) => Value::Array(a.iter().map(compact).collect()),
         Value::Object(o) => Value::Object(
             o.iter()
+                .filter(|(k, _)| !NEVER_READ.contains(&k.as_str()))
                 .filter(|(_, v)| match v {
                     Value::Array(a) => a.len() <= MAX_CONFIG_ENTRIES,
                     Value::Object(m) => m.len() <= MAX_CONFIG_ENTRIES,
@@ -33,7 +40,11 @@ pub fn compact(value: &Value) -> Value {
 pub fn needs_compacting(value: &Value) -> bool {
     match value {
         Value::Array(a) => a.len() > MAX_CONFIG_ENTRIES || a.iter().any(needs_compacting),
-        Value::Object(o) => o.len() > MAX_CONFIG_ENTRIES || o.values().any(needs_compacting),
+        Value::Object(o) => {
+            o.len() > MAX_CONFIG_ENTRIES
+                || o.keys().any(|k| NEVER_READ.contains(&k.as_str()))
+                || o.values().any(needs_compacting)
+        }
         _ => false,
     }
 }
