@@ -84,6 +84,26 @@ fn generated_diffusers_scripts_compile() {
     assert!(diffusers_script(&Scenario::example()).is_none());
 }
 
+/// The script loads the denoiser in the dtype the budget counts: Wan's transformer is stored in
+/// fp32, so "as the checkpoint" measures fp32, and a bf16 denoiser measures bf16 (a user audit
+/// found the budget at 4 bytes a parameter beside a script loading bf16).
+#[test]
+fn the_diffusers_script_loads_the_dtype_the_budget_counts() {
+    let wan = |format: &str| {
+        diffusers_script(&scenario(&format!(
+            r#"{{"workload":{{"generate_video":{{"pipeline":"wan21-t2v-14b","width":1280,"height":720,"frames":81{format}}}}}}}"#
+        )))
+        .expect("a generation script")
+    };
+    assert!(wan("").contains("torch_dtype=torch.float32"));
+    assert!(wan(r#","denoiser_format":"bf16""#).contains("torch_dtype=torch.bfloat16"));
+    let flux = diffusers_script(&scenario(
+        r#"{"workload":{"generate_image":{"pipeline":"flux1-dev","width":1024,"height":1024}}}"#,
+    ))
+    .expect("a generation script");
+    assert!(flux.contains("torch_dtype=torch.bfloat16"));
+}
+
 #[test]
 fn multi_gpu_pytorch_script_uses_every_gpu() {
     let s = scenario(

@@ -389,6 +389,24 @@ pub fn diffusers_script(s: &Scenario) -> Option<String> {
         return None;
     };
     let video = matches!(s.workload, Workload::GenerateVideo(_));
+    // The dtype the budget loads the denoiser in (`workloads/diffusion`: the scenario's format, or
+    // the checkpoint's: Wan's transformer is stored fp32), so that what is measured is what was
+    // estimated; fp8 (layerwise casting) and quantised formats compute in bf16.
+    let dtype = {
+        use crate::workloads::diffusion::pipelines::Role;
+        use crate::workloads::diffusion::{pipeline_of, PipelinePartFormat};
+        let stored = pipeline_of(g).ok().and_then(|p| {
+            p.parts
+                .iter()
+                .find(|part| part.role == Role::Denoiser)
+                .map(|part| part.default_format)
+        });
+        match g.denoiser_format.or(stored) {
+            Some(PipelinePartFormat::Fp32) => "torch.float32",
+            Some(PipelinePartFormat::Fp16) => "torch.float16",
+            _ => "torch.bfloat16",
+        }
+    };
     let repo = catalog::pipeline_repo_ids(&g.pipeline)
         .first()
         .copied()
@@ -430,7 +448,7 @@ import torch
 from diffusers import DiffusionPipeline
 
 GIB = 2 ** 30
-pipe = DiffusionPipeline.from_pretrained('{repo}', torch_dtype=torch.bfloat16)
+pipe = DiffusionPipeline.from_pretrained('{repo}', torch_dtype={dtype})
 {offload}
 {setup}torch.cuda.reset_peak_memory_stats()
 out = pipe(prompt=['a photo of a red fox in the snow'] * {batch}, width={w}, height={h}{frames}{guidance},
