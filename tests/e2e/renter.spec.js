@@ -153,3 +153,14 @@ test('an image pipeline is no server: its offers have one speed column and no pr
   await expect(how).toContainText('time a few steps of your own training loop or pipeline');
   await expect(how).not.toContainText('llama-bench');
 });
+
+test("the checklist's headroom line says what it is for an engine that fills its own pool, and the card's line otherwise", async ({ page }) => {
+  const engine = encodeURIComponent(JSON.stringify({ vllm: {} }));
+  await page.goto(`./?lang=en&model=llama-3.1-8b-instruct&ctx=8192&seqs=16&gpu=h100-sxm-80gb&engine=${engine}`);
+  const checklist = page.getByTestId('checklist');
+  await expect(checklist).toContainText('The engine fills the fraction it claims (gpu_memory_utilization) with KV cache by design');
+  await expect(checklist).not.toContainText('Keep 10 % free: stay below');
+  await page.goto('./?lang=en&model=llama-3.1-8b-instruct&ctx=8192&seqs=4&gpu=rtx-4090');
+  // 10 % of the 4090's 23.55 GiB kept free.
+  await expect(page.getByTestId('checklist')).toContainText('Keep 10 % free: stay below 21.19 GiB per card.');
+});

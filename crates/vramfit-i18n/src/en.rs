@@ -376,6 +376,7 @@ english! {
             CheckPeaks => "Record peak allocated and peak reserved memory (torch.cuda.max_memory_allocated / max_memory_reserved), not a calm snapshot after the run.",
             CheckDevice => "Compare with the device view (nvidia-smi): it also sees the CUDA context, NCCL and other processes.",
             CheckHeadroom => "Keep {pct} % free: stay below {gib} GiB per card.",
+            CheckHeadroomPool => "The engine fills the fraction it claims ({flag}) with KV cache by design; keep {pct} % of what it allocates beside that free: nvidia-smi should stay below {gib} GiB per card.",
             CheckRepeat => "Repeat the test after any change of model, runtime, format, context or batch.",
             CheckQuality => "After a precision or format change, compare output quality on your own evaluation set.",
             CheckHostDisk => "Check host RAM ({ram} GiB needed) and disk for the model files before ordering.",

@@ -4,7 +4,7 @@ use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{f, t};
 use leptos::prelude::*;
-use vramfit_core::{Estimate, Scenario};
+use vramfit_core::{Engine, Estimate, Scenario};
 use vramfit_i18n::{Key, PluralKey};
 
 /// The checklist for the scenario on screen.
@@ -18,6 +18,11 @@ pub fn Checklist(
     let l = locale();
     let (context, sequences) = s.workload.shape();
     let usable = e.plan.as_ref().map_or(0, |p| p.usable_bytes);
+    let pool = e
+        .plan
+        .as_ref()
+        .and_then(|p| p.kv)
+        .is_some_and(|k| k.budget_bytes.is_some());
     let mut items = vec![
         f(
             l,
@@ -32,12 +37,20 @@ pub fn Checklist(
         f(l, Key::CheckFormat, &[("format", &s.loaded_format().id())]),
         t(l, Key::CheckPeaks).to_string(),
         t(l, Key::CheckDevice).to_string(),
+        // An engine that sizes its own pool fills its claimed fraction by design: the headroom is
+        // kept on what it allocates beside it (`pool_usable_bytes` in the core), and the line is
+        // not "the card less the headroom".
         f(
             l,
-            Key::CheckHeadroom,
+            if pool {
+                Key::CheckHeadroomPool
+            } else {
+                Key::CheckHeadroom
+            },
             &[
                 ("pct", &s.headroom_percent.to_string()),
                 ("gib", &gib(l, usable)),
+                ("flag", Engine::fraction_setting(s.engine.as_ref())),
             ],
         ),
         t(l, Key::CheckRepeat).to_string(),
