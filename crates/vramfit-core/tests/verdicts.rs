@@ -529,3 +529,23 @@ fn the_largest_context_stops_at_the_trained_context() {
         .expect("a limit");
     assert!(l >= 200_000);
 }
+
+/// Where the engine's fraction leaves no room for a KV cache (it will not start), the range of
+/// fractions that serve the sequences does not start at that same fraction: the page once said
+/// "will not start" at 0.90 beside "0.90 – 0.96 serves all sequences" (a draft model's cache
+/// beside a 70B on one H100).
+#[test]
+fn no_fraction_serves_where_the_engine_leaves_no_room_for_a_kv_cache() {
+    let s: Scenario = serde_json::from_str(r#"{"model":{"catalog":"llama-3.1-70b-instruct"},"weights":"fp8","hardware":{"gpu":"h100-sxm-80gb"},"engine":{"vllm":{}},"speculative":{"draft":{"catalog":"llama-3.2-1b-instruct"},"num_tokens":5},"workload":{"inference":{"context_tokens":8192,"sequences":8}}}"#).expect("json");
+    let e = estimate(&s).expect("valid");
+    assert!(
+        matches!(e.reason, VerdictReason::EngineWillNotStart { .. }),
+        "{:?}",
+        e.reason
+    );
+    let range = e.limits.and_then(|l| l.utilization).expect("a range");
+    assert!(
+        range.min.is_none_or(|min| min > 0.9 && min <= range.max),
+        "{range:?}"
+    );
+}

@@ -245,7 +245,7 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
     // A fraction vLLM ignores (`--kv-cache-memory` set) has no range worth showing.
     let explicit_pool = base.engine.is_some_and(Engine::kv_pool_is_set);
     let utilization = (!explicit_pool)
-        .then(|| utilization_range(plan, headroom))
+        .then(|| utilization_range(base, plan, headroom))
         .flatten();
     Limits {
         max_context_tokens,
@@ -257,7 +257,7 @@ pub fn limits(base: &Job, plan: &Plan, headroom: u32) -> Limits {
 /// For a pre-allocating engine's plan: the fraction needed (everything inside the budget except
 /// the unused KV) and the largest fraction that still leaves the outside memory room with its
 /// headroom ([`crate::plans::plan::pool_usable_bytes`], the same line the verdict uses).
-fn utilization_range(plan: &Plan, headroom: u32) -> Option<UtilizationRange> {
+fn utilization_range(base: &Job, plan: &Plan, headroom: u32) -> Option<UtilizationRange> {
     let kv = plan.kv?;
     let budget = kv.budget_bytes?;
     let cap = plan.card.capacity_bytes as f64;
@@ -268,8 +268,25 @@ fn utilization_range(plan: &Plan, headroom: u32) -> Option<UtilizationRange> {
     // inside it; the budget itself may reach the line less what really lies outside.
     let headroom_base = kv.outside_pool(plan.per_gpu_bytes);
     let outside = plan.per_gpu_bytes.saturating_sub(budget);
-    let kv_needed = kv.kv_cache_bytes as f64
-        * (f64::from(plan.sequences_per_replica) / kv.max_concurrency.max(1e-9)).min(1e9);
+    // The KV the sequences need: scaled from the pool the plan holds (which counts a draft's
+    // cache and recurrent state as the engine does), or, where the fraction leaves no pool at all
+    // (the engine would not start), each sequence's cache at the full context, the target's and
+    // a draft model's.
+    let kv_needed = if kv.kv_cache_bytes > 0 && kv.max_concurrency > 0.0 {
+        kv.kv_cache_bytes as f64
+            * (f64::from(plan.sequences_per_replica) / kv.max_concurrency).min(1e9)
+    } else {
+        let tp = u64::from(match plan.split {
+            Split::TensorParallel => plan.count.max(1),
+            _ => 1,
+        });
+        let bits = base.kv_cache.bits();
+        let target = kv_cache::per_sequence(base.arch, base.context_tokens, tp, bits);
+        let draft = base
+            .draft
+            .map_or(0, |d| d.kv_bytes(base.context_tokens, tp, bits));
+        crate::units::bytes::add(target, draft) as f64 * f64::from(plan.sequences_per_replica)
+    };
     let fixed = budget.saturating_sub(kv.kv_cache_bytes) as f64;
     let room =
         crate::plans::plan::pool_usable_bytes(plan.card.capacity_bytes, headroom_base, headroom)
