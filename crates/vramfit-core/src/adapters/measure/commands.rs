@@ -164,10 +164,12 @@ fn rope_scaling(s: &Scenario, context: u32) -> (String, Option<String>, u32) {
 }
 
 /// The GGUF file type that matches the scenario's weights (the preset itself for GGUF formats;
-/// otherwise the llama.cpp type of the same bits: BF16, F16, Q8_0, Q4_K_M).
+/// MXFP4 as gpt-oss's GGUF files keep it; otherwise the llama.cpp type of the same bits: BF16,
+/// F16, Q8_0, Q4_K_M).
 fn gguf_type(w: WeightFormat) -> String {
     match w {
         WeightFormat::Gguf(p) => p.id().to_ascii_uppercase(),
+        WeightFormat::Mxfp4 => "MXFP4".into(),
         WeightFormat::Bf16 => "BF16".into(),
         WeightFormat::Fp16 | WeightFormat::Fp32 => "F16".into(),
         _ if w.nominal_bits() >= 8 => "Q8_0".into(),

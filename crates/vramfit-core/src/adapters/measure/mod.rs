@@ -483,6 +483,17 @@ mod tests {
         assert_eq!(m.reserved_gib, Some(12.5));
     }
 
+    /// Found by a user audit: an MXFP4 model was sent to a Q4_K_M file.
+    #[test]
+    fn an_mxfp4_model_is_served_from_its_mxfp4_gguf() {
+        let s: Scenario = serde_json::from_str(
+            r#"{"model":{"catalog":"gpt-oss-120b"},"weights":"mxfp4","engine":{"llama_cpp":{}},"hardware":{"gpu":"rtx-4090"},"workload":{"inference":{"context_tokens":8192,"sequences":1}}}"#,
+        )
+        .expect("scenario");
+        let cmd = llama_server_command(&s);
+        assert!(cmd.contains("MXFP4.gguf") && !cmd.contains("Q4_K_M"), "{cmd}");
+    }
+
     /// Found by a user audit: a sign, an exponent and a decimal comma were each dropped, and the
     /// figure shown without them.
     #[test]
