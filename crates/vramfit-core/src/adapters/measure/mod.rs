@@ -491,7 +491,10 @@ mod tests {
         )
         .expect("scenario");
         let cmd = llama_server_command(&s);
-        assert!(cmd.contains("MXFP4.gguf") && !cmd.contains("Q4_K_M"), "{cmd}");
+        assert!(
+            cmd.contains("MXFP4.gguf") && !cmd.contains("Q4_K_M"),
+            "{cmd}"
+        );
     }
 
     /// Found by a user audit: a sign, an exponent and a decimal comma were each dropped, and the
