@@ -128,3 +128,16 @@ test('every catalog model fits the closed model picker, on a desktop and a phone
     }
   }
 });
+
+test('a decimal typed with thousands separators reads as the page language writes it', async ({ page }) => {
+  // Found by a user audit: "1,024" in English and "1.024" in German were read as 1.024 GiB.
+  await page.goto('./?lang=en&model=llama-3.1-8b-instruct&mem=24');
+  await page.getByTestId('mem').fill('1,024');
+  await expect(page.getByTestId('verdict')).toContainText('1,024');
+  await expect(page.getByTestId('verdict')).not.toContainText('1.02 GiB');
+  await page.goto('./?lang=de&model=llama-3.1-8b-instruct&mem=24');
+  await page.getByTestId('mem').fill('1.024');
+  await expect(page.getByTestId('verdict')).toContainText('1.024');
+  await page.getByTestId('mem').fill('2,5');
+  await expect(page.getByTestId('verdict')).toContainText('2,5');
+});

@@ -61,6 +61,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let l = in_lang.get();
         panic_panel::set_locale(l);
+        crate::ui::field::set_decimal_separator(l);
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             doc.set_title(t(l, Key::PageTitle));
             if let Some(el) = doc.document_element() {
