@@ -332,6 +332,7 @@ english! {
             ConfigInvalidValue => "\"{key}\" must be a positive whole number.",
             ConfigUnsupported => "Model type \"{model_type}\" is not supported yet.",
             ConfigHeads => "The head counts do not fit together (hidden_size / num_attention_heads / num_key_value_heads).",
+            ConfigExpertsPerToken => "Each token is routed to {active} experts of {experts} (num_experts_per_tok): a token can only use experts the model has.",
             ConfigTooLarge => "\"{key}\" is larger than in any released model: at most {max}.",
             ProblemUnquantizedModules => "quantization_config lists more unquantised modules than accepted (at most {max}, each up to 256 characters).",
             CompLora => "LoRA adapter slots",

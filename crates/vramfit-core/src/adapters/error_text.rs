@@ -43,6 +43,10 @@ impl fmt::Display for ConfigError {
             ConfigError::InconsistentHeads => {
                 f.write_str("config.json's heads do not divide the width or each other")
             }
+            ConfigError::ExpertsPerToken { active, experts } => write!(
+                f,
+                "config.json routes each token to {active} of {experts} experts"
+            ),
         }
     }
 }

@@ -371,6 +371,14 @@ pub fn config_error(l: Locale, e: &ConfigError) -> String {
             f(l, Key::ConfigUnsupported, &[("model_type", model_type)])
         }
         ConfigError::InconsistentHeads => t(l, Key::ConfigHeads).into(),
+        ConfigError::ExpertsPerToken { active, experts } => f(
+            l,
+            Key::ConfigExpertsPerToken,
+            &[
+                ("active", &l.integer(u64::from(*active))),
+                ("experts", &l.integer(u64::from(*experts))),
+            ],
+        ),
         ConfigError::TooLarge { key, max } => f(
             l,
             Key::ConfigTooLarge,

@@ -147,6 +147,13 @@ pub enum ConfigError {
     /// `hidden_size` is not a multiple of the heads and no `head_dim` is given, or the KV heads do
     /// not divide the query heads.
     InconsistentHeads,
+    /// A mixture of experts routes each token to more experts than it has (or to none).
+    ExpertsPerToken {
+        /// `num_experts_per_tok`.
+        active: u32,
+        /// The experts.
+        experts: u32,
+    },
 }
 
 /// Reads an already-parsed `config.json`.

@@ -26,6 +26,11 @@ pub(super) fn read_moe(keys: &Keys, family: Family) -> Result<Option<Moe>, Confi
         .ok_or(ConfigError::MissingKey {
             key: "num_experts_per_tok",
         })?;
+    // Each token routes to some of the experts: more than there are is no model (a user audit
+    // found 64 of 8 accepted, and the plan and its speed moved with it).
+    if active == 0 || active > experts {
+        return Err(ConfigError::ExpertsPerToken { active, experts });
+    }
     let expert_intermediate = match keys.optional_count("moe_intermediate_size")? {
         Some(i) => i,
         None => keys.count("intermediate_size")?,

@@ -266,3 +266,25 @@ fn reads_glm4_5_with_qk_norm() {
         Err(ConfigError::InvalidValue { key: "use_qk_norm" })
     ));
 }
+
+/// Found by a user audit: a mixtral config routing each token to 64 of its 8 experts was
+/// accepted, and the plan and its speed moved with it.
+#[test]
+fn more_experts_per_token_than_experts_is_an_error() {
+    let config = |active: u32| {
+        serde_json::json!({
+            "model_type": "mixtral", "num_hidden_layers": 32, "hidden_size": 4096,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+            "vocab_size": 32000, "max_position_embeddings": 32768, "num_local_experts": 8,
+            "num_experts_per_tok": active,
+        })
+    };
+    assert!(parse_value(&config(2)).is_ok());
+    assert_eq!(
+        parse_value(&config(64)).err(),
+        Some(ConfigError::ExpertsPerToken {
+            active: 64,
+            experts: 8
+        })
+    );
+}
