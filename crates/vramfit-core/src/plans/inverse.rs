@@ -111,26 +111,16 @@ impl Shape {
 
     fn evaluate(&self, job: &Job, headroom: u32) -> Option<Plan> {
         match self {
-            Shape::Uniform {
-                card,
-                count,
-                split: Split::Sharded,
-            } => {
-                let sharded = sharded_workload(job.workload);
+            Shape::Uniform { card, count, split } => {
+                // A sharded plan runs the workload the recommendation sharded (ZeRO-3).
+                let sharded = (*split == Split::Sharded)
+                    .then(|| sharded_workload(job.workload))
+                    .flatten();
                 let job = Job {
                     workload: sharded.as_ref().unwrap_or(job.workload),
                     ..*job
                 };
-                Some(Plan::evaluate(
-                    &job,
-                    *card,
-                    *count,
-                    Split::Sharded,
-                    headroom,
-                ))
-            }
-            Shape::Uniform { card, count, split } => {
-                Some(Plan::evaluate(job, *card, *count, *split, headroom))
+                Some(Plan::evaluate(&job, *card, *count, *split, headroom))
             }
             Shape::Mixed(cards) => mixed_plan(job, cards, headroom),
         }
@@ -276,10 +266,7 @@ fn utilization_range(base: &Job, plan: &Plan, headroom: u32) -> Option<Utilizati
         kv.kv_cache_bytes as f64
             * (f64::from(plan.sequences_per_replica) / kv.max_concurrency).min(1e9)
     } else {
-        let tp = u64::from(match plan.split {
-            Split::TensorParallel => plan.count.max(1),
-            _ => 1,
-        });
+        let tp = plan.tensor_parallel();
         let bits = base.kv_cache.bits();
         let target = kv_cache::per_sequence(base.arch, base.context_tokens, tp, bits);
         let draft = base
@@ -326,12 +313,13 @@ pub fn context_curve(
             let p = shape.evaluate(&inp, headroom)?;
             let per_gpu_bytes = match p.kv.filter(|k| k.budget_bytes.is_some()) {
                 Some(k) => {
-                    let tp = u64::from(match p.split {
-                        Split::TensorParallel => p.count,
-                        _ => 1,
-                    });
                     let need = crate::units::bytes::mul(
-                        kv_cache::per_sequence(base.arch, c, tp, base.kv_cache.bits()),
+                        kv_cache::per_sequence(
+                            base.arch,
+                            c,
+                            p.tensor_parallel(),
+                            base.kv_cache.bits(),
+                        ),
                         u64::from(p.sequences_per_replica),
                     );
                     crate::units::bytes::add(

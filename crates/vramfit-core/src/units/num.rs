@@ -202,9 +202,69 @@ pub fn shortest(x: f64) -> String {
     format!("{sign}{trimmed}")
 }
 
+/// `text` as [`parse`] reads it, for a writer whose decimal separator is `decimal` (`'.'` or
+/// `','`; the other is its grouping separator): the grouping separator before three digits groups
+/// thousands (`1,024` with `'.'`, `1.024` with `','`), either separator alone otherwise is a
+/// decimal point (`2,5`, `0.125`), spaces between digits group. Where the separators fit no
+/// reading (`1,2,3`) the text is returned as it is, and [`parse`] refuses it. The page reads typed
+/// decimals with the page's language; the log reader (`adapters/measure`) reads engines' English.
+pub fn plain_decimal(text: &str, decimal: char) -> String {
+    let t: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}'))
+        .collect();
+    let grouping = if decimal == ',' { '.' } else { ',' };
+    let groups: Vec<&str> = t.split(grouping).collect();
+    // Thousands: every group after the first is three digits (the last may go on with the
+    // decimal part), and the first is one to three digits that do not start with 0.
+    let first = groups[0].trim_start_matches(['-', '+']);
+    let grouped = groups.len() > 1
+        && !first.is_empty()
+        && first.len() <= 3
+        && !first.starts_with('0')
+        && first.chars().all(|c| c.is_ascii_digit())
+        && groups[1..].iter().enumerate().all(|(i, g)| {
+            let last = i + 2 == groups.len();
+            let digits = g.chars().take_while(char::is_ascii_digit).count();
+            digits == 3 && (g.len() == 3 || (last && g[3..].starts_with(decimal)))
+        });
+    let t = if grouped {
+        groups.concat()
+    } else if groups.len() == 2 && !t.contains(decimal) {
+        // One separator of the other kind: a decimal point as another language writes it.
+        t.replacen(grouping, ".", 1)
+    } else {
+        t
+    };
+    t.replacen(decimal, ".", 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by a user audit: "1,024" typed in English was read as 1.024 (a 1 GiB card), "1.024"
+    /// typed in German likewise.
+    #[test]
+    fn decimals_as_the_page_language_writes_them() {
+        let en = |s: &str| plain_decimal(s, '.');
+        let de = |s: &str| plain_decimal(s, ',');
+        assert_eq!(en("1,024"), "1024");
+        assert_eq!(en("1,024.5"), "1024.5");
+        assert_eq!(en("2.499"), "2.499");
+        assert_eq!(en("2,5"), "2.5");
+        assert_eq!(en("0,125"), "0.125");
+        assert_eq!(de("1.024"), "1024");
+        assert_eq!(de("1.024,5"), "1024.5");
+        assert_eq!(de("2,499"), "2.499");
+        assert_eq!(de("2.5"), "2.5");
+        assert_eq!(de("0.125"), "0.125");
+        assert_eq!(de("1 024,5"), "1024.5");
+        assert_eq!(en("1,2,3"), "1,2,3");
+        assert_eq!(parse(&en("1,2,3")), None);
+        assert_eq!(en(" 24 "), "24");
+    }
 
     fn rng(seed: u64) -> impl FnMut() -> u64 {
         let mut s = seed;

@@ -332,6 +332,13 @@ pub fn Warnings(
     }
 }
 
+/// Whether `e` serves a language model (not training it, nor a pipeline or custom job): engine
+/// buffers outside PyTorch, token columns, a price per million tokens and decode-step notes are
+/// a server's.
+pub fn serves_llm(e: &Estimate) -> bool {
+    e.model.is_some() && e.curve_axis != CurveAxis::SequenceLength
+}
+
 /// The warnings of `e` the page shows (with `essential`, only those that qualify the verdict),
 /// and whether the run is training and whether it serves an LLM, which change their wording.
 fn shown_warnings(e: &Estimate, essential: bool) -> (Vec<Warning>, bool, bool) {
@@ -342,7 +349,7 @@ fn shown_warnings(e: &Estimate, essential: bool) -> (Vec<Warning>, bool, bool) {
     let training = e.curve_axis == CurveAxis::SequenceLength;
     // Only a served LLM has engine buffers outside PyTorch's allocator (not training, diffusers
     // pipelines or a custom job).
-    let serving = llm && !training;
+    let serving = serves_llm(e);
     let shown: Vec<Warning> = e
         .warnings
         .iter()

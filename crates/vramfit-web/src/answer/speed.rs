@@ -3,12 +3,12 @@
 //! one bigger card against several smaller ones, the cards left out and how the figures are made.
 //! Every figure is the core's (`Estimate::speed`, `cost`, `recommendation.alternatives`).
 
-use crate::answer::sections::{erased, part, Shown};
+use crate::answer::sections::{erased, part, serves_llm, Shown};
 use crate::ui::locale::locale;
 use crate::ui::numbers::gib;
 use crate::ui::text::{self, availability_name, f, rank_name, t};
 use leptos::prelude::*;
-use vramfit_core::{Cost, CurveAxis, Estimate, Offer, PriceSource, Speed};
+use vramfit_core::{Cost, Estimate, Offer, PriceSource, Speed};
 use vramfit_i18n::{Key, Locale};
 
 /// The plan shown's speed and cost.
@@ -224,10 +224,10 @@ pub fn Offers(
     let l = locale();
     // The serving columns (tokens per request, in all, first token, $ per million tokens) only
     // for a served language model: by the workload, not by which offers happen to carry a speed
-    // (an image pipeline without a fitted speed is no server). As `shown_warnings` decides it.
+    // (an image pipeline without a fitted speed is no server).
     let shown = part(e, |e| {
-        let serving = e.model.is_some() && e.curve_axis != CurveAxis::SequenceLength;
-        (!e.recommendation.alternatives.is_empty()).then(|| (e.recommendation.clone(), serving))
+        (!e.recommendation.alternatives.is_empty())
+            .then(|| (e.recommendation.clone(), serves_llm(e)))
     });
     move || erased(shown.get().map(|(rec, serving)| offers(l, &rec, serving)))
 }
@@ -292,7 +292,7 @@ pub fn OffersNotes(
     let l = locale();
     // Decode steps, llama-bench and `vllm bench serve` are a server's; a training run, a pipeline
     // or a custom job is timed by its own steps.
-    let serving = e.model.is_some() && e.curve_axis != CurveAxis::SequenceLength;
+    let serving = serves_llm(&e);
     let left = e.recommendation.left_out.clone();
     let month = e
         .cost

@@ -55,9 +55,9 @@ impl Measured {
 }
 
 /// The first number after `marker` in `line`, with an optional unit suffix (GiB, GB taken as GiB
-/// as vLLM prints, MiB). Digits with `,` as the thousands separator (engines print `23,024`), a
-/// decimal point, and an exponent (`1.5e3`); a lone `,` before one, two or four and more digits is
-/// a decimal comma (`12,5`, typed by hand). A figure with a sign before it, one no device holds
+/// as vLLM prints, MiB). Digits as engines write them in English, `,` grouping thousands
+/// (`23,024`), with an exponent (`1.5e3`); a lone `,` otherwise is a decimal comma (`12,5`, typed
+/// by hand: `num::plain_decimal`). A figure with a sign before it, one no device holds
 /// (past a petabyte) or one that is not a number at all is not a measurement: `None`, rather than
 /// a figure without its sign or exponent.
 fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
@@ -87,7 +87,8 @@ fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
             end = j;
         }
     }
-    let mantissa = plain_mantissa(tail[..mantissa_end].trim_end_matches(['.', ',']))?;
+    let mantissa =
+        crate::units::num::plain_decimal(tail[..mantissa_end].trim_end_matches(['.', ',']), '.');
     let value = crate::units::num::parse(&format!("{mantissa}{}", &tail[mantissa_end..end]))
         .filter(|v| v.is_finite() && *v < 1e15)?;
     let unit_text = tail[end..].trim_start().to_ascii_lowercase();
@@ -97,33 +98,6 @@ fn number_after(line: &str, marker: &str) -> Option<(f64, &'static str)> {
         "gib"
     };
     Some((value, unit))
-}
-
-/// Digits with thousands separators or a decimal comma, as a plain decimal (`23,024.5` →
-/// `23024.5`, `12,5` → `12.5`); `None` where the commas fit neither reading (`1,2,3`).
-fn plain_mantissa(s: &str) -> Option<String> {
-    if !s.contains(',') {
-        return Some(s.to_string());
-    }
-    let mut groups = s.split(',');
-    let first = groups.next()?;
-    let rest: Vec<&str> = groups.collect();
-    let thousands = !first.contains('.')
-        && rest.iter().enumerate().all(|(i, g)| {
-            let whole = if i + 1 == rest.len() {
-                g.split('.').next().unwrap_or(g)
-            } else {
-                g
-            };
-            whole.len() == 3 && (i + 1 == rest.len() || !g.contains('.'))
-        });
-    if thousands {
-        Some(s.replace(',', ""))
-    } else if rest.len() == 1 && !s.contains('.') {
-        Some(s.replace(',', "."))
-    } else {
-        None
-    }
 }
 
 fn gib(v: (f64, &'static str)) -> f64 {

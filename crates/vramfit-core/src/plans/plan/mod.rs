@@ -315,6 +315,15 @@ pub struct CardUse {
 }
 
 impl Plan {
+    /// The cards one copy of the model spans with tensor parallelism: the count when split that
+    /// way, 1 otherwise (each card of a layer split or of replicas holds whole heads).
+    pub fn tensor_parallel(&self) -> u64 {
+        match self.split {
+            Split::TensorParallel => u64::from(self.count.max(1)),
+            _ => 1,
+        }
+    }
+
     /// Evaluates `count` cards split as `split`. `base` carries the model, workload and engine.
     pub fn evaluate(
         base: &Job,
@@ -403,11 +412,9 @@ impl Plan {
         let Some(engine) = base.engine else {
             return plan;
         };
-        let tp = u64::from(match split {
-            Split::TensorParallel => count.max(1),
-            _ => 1,
-        });
-        let Some((fraction, tuned)) = engine_leaving_headroom(engine, &plan, tp) else {
+        let Some((fraction, tuned)) =
+            engine_leaving_headroom(engine, &plan, plan.tensor_parallel())
+        else {
             return plan;
         };
         let job = Job {

@@ -325,10 +325,7 @@ fn read_share(arch: &crate::inputs::model::ModelArch, batch: f64) -> f64 {
 fn serving(job: &Job, plan: &Plan, gpu: &Gpu, m: &GpuMarket) -> Option<ServingSpeed> {
     let engine = job.engine.map(Engine::kind);
     let llama_cpp = engine == Some(EngineKind::LlamaCpp);
-    let tp = match plan.split {
-        Split::TensorParallel => u64::from(plan.count.max(1)),
-        _ => 1,
-    };
+    let tp = plan.tensor_parallel();
     let replicas = if plan.split == Split::Replicas {
         f64::from(plan.count.max(1))
     } else {
